@@ -1,0 +1,45 @@
+/*===- weft/frame_abi.h - Frame layout shared by the IR pass and runtime ---===*\
+ *
+ * Every spawning function owns one WeftFrame, stored as the promise of the
+ * coroutine that the IR pass builds from it. The pass emits loads and stores
+ * at the offsets below; the runtime reads the same fields through the struct.
+ * Both sides include this header, and the static_asserts keep them in step.
+ *
+ * The frame lives inside the coroutine frame, which lives in the fast clone's
+ * own stack frame: a fast clone whose frame was stolen parks its whole stack
+ * until the slow clone finishes, so that stack memory outlives every reader.
+\*===----------------------------------------------------------------------===*/
+#ifndef WEFT_FRAME_ABI_H
+#define WEFT_FRAME_ABI_H
+
+#include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Offsets the IR pass relies on. */
+#define WEFT_FRAME_CORO_OFFSET 0
+#define WEFT_FRAME_JOIN_OFFSET 8
+#define WEFT_FRAME_PARK_OFFSET 16
+#define WEFT_FRAME_STEALS_OFFSET 24
+#define WEFT_FRAME_STOLEN_OFFSET 28
+#define WEFT_FRAME_SIZE 32
+#define WEFT_FRAME_ALIGN 8
+
+/* Entry points the IR pass calls. Their contracts are documented in
+ * runtime/abi.cpp, next to their definitions. */
+void __weft_push(void *frame);
+bool __weft_pop(void);
+void __weft_spawn_stolen(void *frame);
+bool __weft_sync_slow(void *frame);
+void __weft_frame_complete(void *frame);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_FRAME_ABI_H */

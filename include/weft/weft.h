@@ -1,0 +1,31 @@
+/*===- weft/weft.h - Weft's spawn and sync keywords ------------------------===*\
+ *
+ *   #include <weft/weft.h>
+ *   long fib(long n) {
+ *     if (n < 2) return n;
+ *     long x = weft_spawn fib(n - 1);
+ *     long y = fib(n - 2);
+ *     weft_sync;
+ *     return x + y;
+ *   }
+ *
+ * Compiled with the Weft plugin (weft-clang++, or clang -fplugin=...), the
+ * plugin defines __weft__ and the keywords become pragmas that its front end
+ * turns into spawns and syncs. Compiled by any other C or C++ compiler, the
+ * keywords vanish and the program is its own serial elision.
+ *
+ * The attribute spelling means the same: [[weft::spawn]] x = f(n); and
+ * [[weft::sync]]; (C++11 and C23 attribute syntax).
+\*===----------------------------------------------------------------------===*/
+#ifndef WEFT_WEFT_H
+#define WEFT_WEFT_H
+
+#if defined(__weft__)
+#define weft_spawn _Pragma("weft spawn")
+#define weft_sync _Pragma("weft sync")
+#else
+#define weft_spawn
+#define weft_sync
+#endif
+
+#endif /* WEFT_WEFT_H */
