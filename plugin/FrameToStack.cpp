@@ -1,0 +1,97 @@
+//===- FrameToStack.cpp - Put each fast clone's frame in its stack frame --===//
+//
+// LowerSpawns allocates every coroutine frame with
+//   %mem = call ptr @__weft_frame_alloc(i64 %size)   ; coro.size
+// because coro-split rejects dynamic allocas and the size is unknown until
+// it runs. After the split the size is a constant, and this pass rewrites
+//   %mem = call ptr @__weft_frame_alloc(i64 48)  ==>  %mem = alloca [48 x i8]
+//   call void @__weft_frame_free(ptr %mem)       ==>  (nothing)
+// with the alloca in the entry block of whatever function now holds the
+// call (the fast clone, or a caller it was inlined into). That is safe
+// because a fast clone whose frame is stolen parks its stack, so the stack
+// frame outlives the slow clone (LowerSpawns.cpp explains). Any allocation
+// left dynamic still works: the runtime serves it from the heap.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LowerSpawns.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+
+#define DEBUG_TYPE "weft-frame-to-stack"
+
+using namespace llvm;
+
+STATISTIC(NumFramesOnStack, "Spawning-function frames moved to the stack");
+
+namespace weft {
+
+PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &) {
+  Function *Alloc = M.getFunction(FrameAllocName);
+  if (!Alloc)
+    return PreservedAnalyses::all();
+
+  SmallVector<CallInst *, 16> Allocs;
+  for (User *U : Alloc->users())
+    if (auto *CI = dyn_cast<CallInst>(U);
+        CI && CI->getCalledFunction() == Alloc &&
+        isa<ConstantInt>(CI->getArgOperand(0)))
+      Allocs.push_back(CI);
+
+  for (CallInst *CI : Allocs) {
+    uint64_t Bytes = cast<ConstantInt>(CI->getArgOperand(0))->getZExtValue();
+    BasicBlock &Entry = CI->getFunction()->getEntryBlock();
+    IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+    AllocaInst *Slot = B.CreateAlloca(
+        ArrayType::get(B.getInt8Ty(), Bytes ? Bytes : 1), nullptr,
+        "weft.frame.mem");
+    Slot->setAlignment(Align(16));
+    CI->replaceAllUsesWith(Slot);
+    CI->eraseFromParent();
+    ++NumFramesOnStack;
+  }
+
+  if (Function *Free = M.getFunction(FrameFreeName)) {
+    SmallVector<CallInst *, 16> Frees;
+    for (User *U : Free->users())
+      if (auto *CI = dyn_cast<CallInst>(U);
+          CI && isa<AllocaInst>(getUnderlyingObject(CI->getArgOperand(0))))
+        Frees.push_back(CI);
+    for (CallInst *CI : Frees)
+      CI->eraseFromParent();
+  }
+  return Allocs.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+}
+
+void registerLowerSpawns(PassBuilder &PB, bool InPipelines) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "weft-lower-spawns") {
+          MPM.addPass(LowerSpawnsPass());
+          return true;
+        }
+        if (Name == "weft-frame-to-stack") {
+          MPM.addPass(FrameToStackPass());
+          return true;
+        }
+        return false;
+      });
+  if (!InPipelines)
+    return;
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(LowerSpawnsPass());
+      });
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(FrameToStackPass());
+      });
+}
+
+} // namespace weft

@@ -1,0 +1,54 @@
+//===- LowerSpawns.h - Split spawning functions into fast and slow clones -===//
+//
+// The IR half of Weft. The front end leaves two kinds of marks in the IR:
+//
+//   %f = call ptr @__weft_spawn_marker(ptr @fib)   ; the next call through %f
+//   %r = call i64 %f(i64 %n1)                      ; ... is a spawn
+//   call void @__weft_sync_marker()                ; a sync
+//
+// LowerSpawnsPass turns every function holding such marks into an LLVM
+// switch-resume coroutine whose ramp is the fast clone and whose .resume
+// function is the slow clone; see LowerSpawns.cpp for the strategy.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_PLUGIN_LOWERSPAWNS_H
+#define WEFT_PLUGIN_LOWERSPAWNS_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace llvm {
+class PassBuilder;
+}
+
+namespace weft {
+
+inline constexpr const char *SpawnMarkerName = "__weft_spawn_marker";
+inline constexpr const char *SyncMarkerName = "__weft_sync_marker";
+inline constexpr const char *FrameAllocName = "__weft_frame_alloc";
+inline constexpr const char *FrameFreeName = "__weft_frame_free";
+
+class LowerSpawnsPass : public llvm::PassInfoMixin<LowerSpawnsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  // Spawning functions must be lowered at -O0 too (optnone functions).
+  static bool isRequired() { return true; }
+};
+
+/// Runs after coro-split: each frame allocation of a constant size becomes
+/// an alloca in the entry block of the function that holds it (the fast
+/// clone, or its caller once inlined), and its free disappears.
+class FrameToStackPass : public llvm::PassInfoMixin<FrameToStackPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// Registers "weft-lower-spawns" and "weft-frame-to-stack" for pipeline parsing (opt -passes=...) and,
+/// when \p InPipelines is set, runs the first at the start of every default
+/// pipeline (the standard coroutine passes then split the result) and the
+/// second at its end.
+void registerLowerSpawns(llvm::PassBuilder &PB, bool InPipelines);
+
+} // namespace weft
+
+#endif // WEFT_PLUGIN_LOWERSPAWNS_H

@@ -1,0 +1,20 @@
+//===- PassPlugin.cpp - LowerSpawns as an opt plugin, for IR tests --------===//
+//
+// USAGE: opt -load-pass-plugin=libWeftPass.so
+//          -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup'
+//
+// The Clang plugin cannot be loaded into opt (it needs Clang's symbols), so
+// the same pass sources are also built into this LLVM-only library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LowerSpawns.h"
+
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+
+extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
+llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "WeftLowerSpawns", "0.1",
+          [](llvm::PassBuilder &PB) { weft::registerLowerSpawns(PB, false); }};
+}

@@ -1,0 +1,49 @@
+//===- SpawnMarks.h - Where the source asked for spawns and syncs ---------===//
+//
+// The attribute and pragma hooks run while Clang parses, before the marked
+// expression exists as an AST node, so they record a *target*: the source
+// location where the marked expression or statement begins. The rewriter
+// later matches AST nodes against these targets. Targets are expansion
+// locations, which template instantiation preserves (statement pointers it
+// does not).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_PLUGIN_SPAWNMARKS_H
+#define WEFT_PLUGIN_SPAWNMARKS_H
+
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace weft {
+
+enum class MarkKind { Spawn, Sync };
+
+struct Mark {
+  MarkKind Kind;
+  clang::SourceLocation Written; // the keyword, pragma or attribute
+  bool Matched = false;
+};
+
+/// All marks of one translation unit, keyed by target location.
+class MarkTable {
+public:
+  static MarkTable &get();
+
+  void add(MarkKind Kind, clang::SourceLocation Target,
+           clang::SourceLocation Written);
+  /// Returns the mark of this kind targeting \p Loc, or null.
+  Mark *find(MarkKind Kind, clang::SourceLocation Loc);
+
+  template <typename Fn> void forEachUnmatched(Fn F) const {
+    for (const auto &Entry : Marks)
+      if (!Entry.second.Matched)
+        F(Entry.second);
+  }
+
+private:
+  llvm::DenseMap<std::pair<unsigned, unsigned>, Mark> Marks;
+};
+
+} // namespace weft
+
+#endif // WEFT_PLUGIN_SPAWNMARKS_H

@@ -1,0 +1,222 @@
+//===- SpawnRewriter.cpp - Make spawn and sync marks visible to CodeGen ---===//
+
+#include "SpawnRewriter.h"
+#include "LowerSpawns.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace weft {
+
+/// Finds every function body in a declaration, including methods of
+/// classes, and function template patterns (checked, not rewritten).
+class FunctionFinder : public RecursiveASTVisitor<FunctionFinder> {
+public:
+  explicit FunctionFinder(SpawnRewriter &R) : R(R) {}
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody())
+      R.rewriteBody(FD);
+    return true;
+  }
+
+private:
+  SpawnRewriter &R;
+};
+
+namespace {
+
+/// Strips what Clang wraps around the expression the user wrote.
+const Expr *stripImplicit(const Expr *E) {
+  while (true) {
+    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+}
+
+} // namespace
+
+SpawnRewriter::SpawnRewriter(ASTContext &Ctx)
+    : Ctx(Ctx), Marks(MarkTable::get()) {
+  SpawnMarker = makeMarker(SpawnMarkerName, Ctx.VoidPtrTy, {Ctx.VoidPtrTy});
+  SyncMarker = makeMarker(SyncMarkerName, Ctx.VoidTy, {});
+}
+
+FunctionDecl *SpawnRewriter::makeMarker(StringRef Name, QualType Ret,
+                                        ArrayRef<QualType> Params) {
+  FunctionProtoType::ExtProtoInfo EPI;
+  QualType FnTy = Ctx.getFunctionType(Ret, Params, EPI);
+  auto *FD = FunctionDecl::Create(
+      Ctx, Ctx.getTranslationUnitDecl(), SourceLocation(), SourceLocation(),
+      DeclarationName(&Ctx.Idents.get(Name)), FnTy,
+      Ctx.getTrivialTypeSourceInfo(FnTy), SC_Extern);
+  SmallVector<ParmVarDecl *, 1> Parms;
+  for (QualType P : Params) {
+    auto *PD = ParmVarDecl::Create(Ctx, FD, SourceLocation(), SourceLocation(),
+                                   nullptr, P, Ctx.getTrivialTypeSourceInfo(P),
+                                   SC_None, nullptr);
+    PD->setScopeInfo(0, Parms.size());
+    Parms.push_back(PD);
+  }
+  FD->setParams(Parms);
+  FD->setImplicit(true);
+  // The IR name must be exactly Name in C and C++ alike, and calls to the
+  // markers must never become invokes.
+  FD->addAttr(AsmLabelAttr::CreateImplicit(Ctx, Name, /*IsLiteralLabel=*/false));
+  FD->addAttr(NoThrowAttr::CreateImplicit(Ctx));
+  return FD;
+}
+
+SourceLocation SpawnRewriter::fileLoc(SourceLocation Loc) const {
+  return Ctx.getSourceManager().getExpansionLoc(Loc);
+}
+
+void SpawnRewriter::error(SourceLocation Loc, StringRef Msg) {
+  DiagnosticsEngine &D = Ctx.getDiagnostics();
+  D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Msg;
+}
+
+void SpawnRewriter::rewriteDecl(Decl *D) { FunctionFinder(*this).TraverseDecl(D); }
+
+void SpawnRewriter::rewriteBody(FunctionDecl *FD) {
+  Stmt *Body = FD->getBody();
+  if (!Body || !WalkedBodies.insert(Body).second)
+    return;
+  BodyWalk Walk{FD->isDependentContext(), {}};
+  walk(Body, Walk);
+  if (Body != FD->getBody())
+    FD->setBody(Body);
+}
+
+void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
+  if (!S)
+    return;
+  bool Dependent = Walk.Dependent;
+  if (auto *Null = dyn_cast<NullStmt>(S)) {
+    if (Mark *M = Marks.find(MarkKind::Sync, fileLoc(Null->getSemiLoc()))) {
+      M->Matched = true;
+      if (!Dependent)
+        S = makeSyncCall(Null->getSemiLoc());
+    }
+    return;
+  }
+  if (auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (Decl *D : DS->decls())
+      if (auto *VD = dyn_cast<VarDecl>(D))
+        if (Mark *M = Marks.find(MarkKind::Spawn, fileLoc(VD->getLocation()))) {
+          M->Matched = true;
+          handleSpawnDecl(VD, *M, Dependent);
+        }
+  } else if (auto *E = dyn_cast<Expr>(S)) {
+    // Pre-order: the outermost expression that begins at a target is the
+    // one the mark applies to; the call inside it is found from there.
+    Mark *M = Marks.find(MarkKind::Spawn, fileLoc(E->getBeginLoc()));
+    if (M && Walk.Handled.insert(M).second) {
+      M->Matched = true;
+      handleSpawnExpr(E, *M, Dependent);
+    }
+  }
+  for (Stmt *&Child : S->children())
+    walk(Child, Walk);
+}
+
+void SpawnRewriter::handleSpawnExpr(Expr *E, const Mark &M, bool Dependent) {
+  if (Dependent)
+    return; // checked again on each instantiation
+  const Expr *Inner = stripImplicit(E);
+  if (const auto *Assign = dyn_cast<BinaryOperator>(Inner);
+      Assign && Assign->getOpcode() == BO_Assign)
+    Inner = stripImplicit(Assign->getRHS());
+  if (const auto *CE = dyn_cast<CallExpr>(Inner)) {
+    spawnCall(const_cast<CallExpr *>(CE), M);
+    return;
+  }
+  error(M.Written, "a spawn must be followed by a function call, or be "
+                   "an assignment of a call ('x = cilk_spawn f(a)')");
+}
+
+void SpawnRewriter::handleSpawnDecl(VarDecl *VD, const Mark &M, bool Dependent) {
+  if (Dependent)
+    return;
+  if (VD->getType()->isReferenceType()) {
+    error(M.Written, "a spawned call cannot initialise a reference: the "
+                     "referenced result may not exist before the sync");
+    return;
+  }
+  const Expr *Init = VD->getInit() ? stripImplicit(VD->getInit()) : nullptr;
+  if (const auto *CE = dyn_cast_or_null<CallExpr>(Init)) {
+    spawnCall(const_cast<CallExpr *>(CE), M);
+    return;
+  }
+  error(M.Written, "the initialiser of a spawned declaration must be a "
+                   "function call");
+}
+
+void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M) {
+  if (!SpawnedCalls.insert(CE).second)
+    return;
+  if (isa<CXXMemberCallExpr>(CE) || isa<CXXOperatorCallExpr>(CE)) {
+    error(M.Written, "spawning a member function or operator call is not "
+                     "supported yet; spawn a free function or a static member");
+    return;
+  }
+  if (CE->getBuiltinCallee()) {
+    error(M.Written, "a builtin function cannot be spawned");
+    return;
+  }
+  Expr *Callee = CE->getCallee();
+  if (!Callee->getType()->isFunctionPointerType()) {
+    error(M.Written, "only calls through a function or function pointer can "
+                     "be spawned");
+    return;
+  }
+  if (CE->getType()->isRecordType()) {
+    error(M.Written, "spawned calls returning a struct or class by value are "
+                     "not supported yet");
+    return;
+  }
+  SourceLocation Loc = CE->getBeginLoc();
+  FPOptionsOverride FPO;
+  Expr *AsVoidPtr = ImplicitCastExpr::Create(Ctx, Ctx.VoidPtrTy, CK_BitCast,
+                                             Callee, nullptr, VK_PRValue, FPO);
+  Expr *Marked = CallExpr::Create(Ctx, functionPointer(SpawnMarker, Loc),
+                                  {AsVoidPtr}, Ctx.VoidPtrTy, VK_PRValue, Loc,
+                                  FPO);
+  CE->setCallee(ImplicitCastExpr::Create(Ctx, Callee->getType(), CK_BitCast,
+                                         Marked, nullptr, VK_PRValue, FPO));
+}
+
+Expr *SpawnRewriter::functionPointer(FunctionDecl *FD, SourceLocation Loc) {
+  ExprValueKind VK = Ctx.getLangOpts().CPlusPlus ? VK_LValue : VK_PRValue;
+  auto *Ref = DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(),
+                                  SourceLocation(), FD, false, Loc,
+                                  FD->getType(), VK);
+  return ImplicitCastExpr::Create(Ctx, Ctx.getPointerType(FD->getType()),
+                                  CK_FunctionToPointerDecay, Ref, nullptr,
+                                  VK_PRValue, FPOptionsOverride());
+}
+
+Expr *SpawnRewriter::makeSyncCall(SourceLocation Loc) {
+  return CallExpr::Create(Ctx, functionPointer(SyncMarker, Loc), {},
+                          Ctx.VoidTy, VK_PRValue, Loc, FPOptionsOverride());
+}
+
+void SpawnRewriter::reportUnmatched() {
+  Marks.forEachUnmatched([&](const Mark &M) {
+    if (M.Kind == MarkKind::Spawn)
+      error(M.Written, "a spawn must be followed by a function call inside a "
+                       "function body");
+    else
+      error(M.Written, "a sync must be a statement of its own ('cilk_sync;') "
+                       "inside a function body");
+  });
+}
+
+} // namespace weft

@@ -1,0 +1,64 @@
+//===- SpawnRewriter.h - Make spawn and sync marks visible to CodeGen -----===//
+//
+// Clang's CodeGen emits nothing for statement attributes or pragmas, so the
+// front end rewrites the AST before CodeGen sees each function:
+//
+//   x = fib(n - 1)   ==>   x = ((long (*)(long))__weft_spawn_marker((void *)fib))(n - 1)
+//   ;  (a sync)      ==>   __weft_sync_marker();
+//
+// The arguments are still evaluated by the original call, in the parent,
+// before the spawn; the IR pass (LowerSpawns.cpp) strips the marker again
+// and knows exactly which call is spawned.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_PLUGIN_SPAWNREWRITER_H
+#define WEFT_PLUGIN_SPAWNREWRITER_H
+
+#include "SpawnMarks.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace weft {
+
+class SpawnRewriter {
+public:
+  explicit SpawnRewriter(clang::ASTContext &Ctx);
+
+  /// Rewrites the marks inside every function body in \p D (a top-level
+  /// declaration, a class, a namespace, or a template instantiation).
+  /// Template patterns are only checked; their instantiations arrive later.
+  void rewriteDecl(clang::Decl *D);
+
+  /// Errors for marks that never matched a call or an empty statement.
+  void reportUnmatched();
+
+private:
+  friend class FunctionFinder;
+  void rewriteBody(clang::FunctionDecl *FD);
+  struct BodyWalk {
+    bool Dependent;                            // a template pattern
+    llvm::SmallPtrSet<const Mark *, 8> Handled; // marks applied in this body
+  };
+  void walk(clang::Stmt *&S, BodyWalk &Walk);
+  void handleSpawnExpr(clang::Expr *E, const Mark &M, bool Dependent);
+  void handleSpawnDecl(clang::VarDecl *VD, const Mark &M, bool Dependent);
+  void spawnCall(clang::CallExpr *CE, const Mark &M);
+  clang::Expr *makeSyncCall(clang::SourceLocation Loc);
+  clang::Expr *functionPointer(clang::FunctionDecl *FD, clang::SourceLocation Loc);
+  clang::FunctionDecl *makeMarker(llvm::StringRef Name, clang::QualType Ret,
+                                  llvm::ArrayRef<clang::QualType> Params);
+  void error(clang::SourceLocation Loc, llvm::StringRef Msg);
+  clang::SourceLocation fileLoc(clang::SourceLocation Loc) const;
+
+  clang::ASTContext &Ctx;
+  MarkTable &Marks;
+  clang::FunctionDecl *SpawnMarker;
+  clang::FunctionDecl *SyncMarker;
+  llvm::SmallPtrSet<const clang::Stmt *, 32> WalkedBodies;
+  llvm::SmallPtrSet<const clang::CallExpr *, 32> SpawnedCalls;
+};
+
+} // namespace weft
+
+#endif // WEFT_PLUGIN_SPAWNREWRITER_H

@@ -1,0 +1,110 @@
+//===- abi.cpp - The entry points that compiled spawning functions call ---===//
+//
+// The IR pass (plugin/LowerSpawns.cpp) emits, per spawning function F:
+//
+//   fast clone (ramp)                    slow clone (F.resume)
+//   -----------------                    ---------------------
+//   __weft_push(frame)  before a spawned call; the continuation is stealable
+//   __weft_pop()        after it: true if the frame was not stolen
+//   __weft_spawn_stolen(frame)  when the pop failed (child done)
+//       ... then parks                   ... then suspends
+//   (syncs are free)                     __weft_sync_slow(frame) at a sync
+//   return normally                      __weft_frame_complete(frame) at end
+//
+//===----------------------------------------------------------------------===//
+
+#include "config.h"
+#include "fence.h"
+#include "worker.h"
+
+#include "weft/frame_abi.h"
+
+namespace weft {
+namespace {
+
+Frame *asFrame(void *P) { return static_cast<Frame *>(P); }
+
+/// A child of F has finished and its result is stored in F's frame.
+void childDone(Worker *W, Frame *F) {
+  // Release publishes the child's result; acquire (for the last child)
+  // makes every earlier child's result visible to the resumed continuation.
+  std::int64_t Now = F->join.fetch_add(1, std::memory_order_acq_rel) + 1;
+  if (Now == kWaitBias) {
+    // The slow clone waits at a sync and this was its last child: resume
+    // it here, from this worker's scheduler loop.
+    F->join.store(0, std::memory_order_relaxed);
+    W->ready_frame = F;
+  }
+}
+
+/// The fast clone of F was stolen: park this whole stack until F's slow
+/// clone completes, so that F's frame (in this stack) and every caller's
+/// frame below it stay intact. Returns on whichever thread resumes it.
+void parkUntilComplete(Worker *W, Frame *F) {
+  W->stats.parks.add();
+  Stack *Scheduler = W->free_stacks;
+  if (Scheduler)
+    W->free_stacks = Scheduler->next_free;
+  else
+    Scheduler = create_scheduler_stack();
+  switch_to(Scheduler, PendingAction::PublishPark, F);
+}
+
+/// Validates the environment at start-up, so that a bad value is reported
+/// even by a program that never spawns.
+__attribute__((constructor)) void checkEnvironment() { (void)config(); }
+
+} // namespace
+} // namespace weft
+
+using namespace weft;
+
+extern "C" {
+
+/// Offers the caller's continuation to thieves. Registers the thread (and
+/// starts the pool) on its first spawn.
+void __weft_push(void *Frame) {
+  Worker *W = current_or_new_worker();
+  W->deque.push(asFrame(Frame));
+  W->stats.spawns.add();
+  wake_one_if_sleeping();
+}
+
+/// Takes back the frame the caller pushed; false if a thief took it.
+bool __weft_pop(void) { return current_worker()->deque.pop() != nullptr; }
+
+void __weft_spawn_stolen(void *FramePtr) {
+  Frame *F = asFrame(FramePtr);
+  Worker *W = current_worker();
+  // The slow clone running at the base of this stack is F's only if this
+  // call comes from the slow clone; a fast clone of F runs above its
+  // caller, never above F's own slow clone.
+  bool FromSlowClone = W->current_stack->resumed_frame == F;
+  childDone(W, F);
+  if (!FromSlowClone)
+    parkUntilComplete(W, F);
+}
+
+bool __weft_sync_slow(void *FramePtr) {
+  Frame *F = asFrame(FramePtr);
+  std::int64_t Steals = F->steals;
+  F->steals = 0;
+  std::int64_t Now =
+      F->join.fetch_add(kWaitBias - Steals, std::memory_order_acq_rel) +
+      kWaitBias - Steals;
+  if (Now != kWaitBias)
+    return true; // suspend; the last child resumes us (childDone)
+  F->join.store(0, std::memory_order_relaxed);
+  return false;
+}
+
+void __weft_frame_complete(void *FramePtr) {
+  Frame *F = asFrame(FramePtr);
+  // Release publishes the result stored in the frame; acquire pairs with
+  // the parker's publication of its stack context.
+  std::uintptr_t Parked = F->park.exchange(kParkDone, std::memory_order_acq_rel);
+  if (Parked)
+    make_ready(current_worker(), reinterpret_cast<Stack *>(Parked));
+}
+
+} // extern "C"

@@ -1,0 +1,64 @@
+//===- config.cpp - Runtime settings read from the environment ------------===//
+
+#include "config.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <sched.h>
+
+namespace weft {
+namespace {
+
+[[noreturn]] void invalid(const char *Name, const char *Value,
+                          const char *Expected) {
+  std::fprintf(stderr, "weft: invalid %s='%s': expected %s\n", Name, Value,
+               Expected);
+  std::exit(2);
+}
+
+/// Reads an unsigned decimal in [Lo, Hi]; returns Default if unset.
+unsigned long readNumber(const char *Name, unsigned long Lo, unsigned long Hi,
+                         unsigned long Default, const char *Expected) {
+  const char *Value = std::getenv(Name);
+  if (!Value)
+    return Default;
+  char *End = nullptr;
+  errno = 0;
+  unsigned long N = std::strtoul(Value, &End, 10);
+  if (*Value == '\0' || *Value == '-' || *End != '\0' || errno || N < Lo ||
+      N > Hi)
+    invalid(Name, Value, Expected);
+  return N;
+}
+
+unsigned cpusInAffinityMask() {
+  cpu_set_t Set;
+  if (sched_getaffinity(0, sizeof(Set), &Set) != 0)
+    return 1;
+  int N = CPU_COUNT(&Set);
+  return N > 0 ? static_cast<unsigned>(N) : 1;
+}
+
+Config parse() {
+  Config C;
+  unsigned Cpus = cpusInAffinityMask();
+  C.nworkers = static_cast<unsigned>(
+      readNumber("WEFT_NWORKERS", 1, kMaxWorkers / 2,
+                 Cpus < kMaxWorkers / 2 ? Cpus : kMaxWorkers / 2,
+                 "an integer from 1 to 256"));
+  C.stats = readNumber("WEFT_STATS", 0, 1, 0, "0 or 1") == 1;
+  C.stack_bytes =
+      readNumber("WEFT_STACK_KB", 64, 1u << 20, 8192,
+                 "a stack size in KiB from 64 to 1048576") << 10;
+  return C;
+}
+
+} // namespace
+
+const Config &config() {
+  static const Config C = parse();
+  return C;
+}
+
+} // namespace weft

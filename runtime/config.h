@@ -1,0 +1,34 @@
+//===- config.h - Runtime settings read from the environment --------------===//
+//
+//   WEFT_NWORKERS=N    worker threads including the calling thread
+//                      (default: CPUs in the process's affinity mask)
+//   WEFT_STATS=0|1     print one `weft-stats:` line to stderr at exit
+//   WEFT_STACK_KB=K    size of each fiber stack in KiB (default 8192)
+//
+// Every value is checked once, at program start; a bad value prints one
+// line naming the variable and exits with status 2.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_RUNTIME_CONFIG_H
+#define WEFT_RUNTIME_CONFIG_H
+
+#include <cstddef>
+
+namespace weft {
+
+/// Upper bound on worker slots (threads plus external callers). Slots are
+/// never reused, so this also bounds distinct external threads over a run.
+inline constexpr unsigned kMaxWorkers = 512;
+
+struct Config {
+  unsigned nworkers = 1;
+  bool stats = false;
+  std::size_t stack_bytes = 8u << 20;
+};
+
+/// Parses the environment once; later calls return the same settings.
+const Config &config();
+
+} // namespace weft
+
+#endif // WEFT_RUNTIME_CONFIG_H

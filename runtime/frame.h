@@ -1,0 +1,64 @@
+//===- frame.h - The runtime's view of a spawning function's frame --------===//
+//
+// One Frame per activation of a spawning function, inside its coroutine
+// frame (layout shared with the IR pass through weft/frame_abi.h).
+//
+// Ownership. The instance running the function owns the frame; pushing it
+// on a deque offers it; a thief that steals it becomes the owner and runs
+// the slow clone. The instance that pushed keeps running the spawned child
+// and, when the child returns, finds its pop failing: it then touches only
+// `join` (child_done) and `park` (if it is the fast clone, which parks).
+//
+// Join. `steals` counts the steals of this frame since the last sync
+// (written by thieves, who own the frame at that moment). `join` counts
+// children that finished since then. A sync in the slow clone subtracts
+// `steals` and adds kWaitBias: if the result is exactly kWaitBias every
+// stolen child is done; otherwise the child whose increment brings `join`
+// to kWaitBias resumes the frame.
+//
+// Park. A fast clone whose frame was stolen parks its stack and publishes
+// it in `park`; the slow clone, when it completes, swaps kParkDone in. Who
+// comes second resumes the parked stack.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_RUNTIME_FRAME_H
+#define WEFT_RUNTIME_FRAME_H
+
+#include "weft/frame_abi.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace weft {
+
+struct Frame {
+  void *coro;                    // coroutine handle; *coro is the slow clone
+  std::atomic<std::int64_t> join;
+  std::atomic<std::uintptr_t> park;
+  std::uint32_t steals;
+  std::uint8_t stolen;
+  std::uint8_t reserved[3];
+
+  /// Enters the slow clone at the frame's current resume point.
+  void resume() {
+    auto *Entry = *static_cast<void (**)(void *)>(coro);
+    Entry(coro);
+  }
+};
+
+inline constexpr std::int64_t kWaitBias = std::int64_t(1) << 40;
+inline constexpr std::uintptr_t kParkDone = 1;
+
+static_assert(offsetof(Frame, coro) == WEFT_FRAME_CORO_OFFSET);
+static_assert(offsetof(Frame, join) == WEFT_FRAME_JOIN_OFFSET);
+static_assert(offsetof(Frame, park) == WEFT_FRAME_PARK_OFFSET);
+static_assert(offsetof(Frame, steals) == WEFT_FRAME_STEALS_OFFSET);
+static_assert(offsetof(Frame, stolen) == WEFT_FRAME_STOLEN_OFFSET);
+static_assert(sizeof(Frame) == WEFT_FRAME_SIZE);
+static_assert(alignof(Frame) <= WEFT_FRAME_ALIGN);
+static_assert(std::atomic<std::int64_t>::is_always_lock_free);
+
+} // namespace weft
+
+#endif // WEFT_RUNTIME_FRAME_H

@@ -1,0 +1,131 @@
+//===- scheduler.cpp - Randomized work stealing and the scheduler loop ----===//
+//
+// Every fiber stack starts here. The loop serves, in order: a frame whose
+// sync was satisfied by a child this worker finished, a parked stack whose
+// frame this worker completed, this thread's own native stack if it became
+// runnable elsewhere, then steals from a random victim. A worker with
+// nothing to do spins briefly, yields, then sleeps (worker.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fence.h"
+#include "worker.h"
+
+#include <sched.h>
+
+namespace weft {
+namespace {
+
+std::uint64_t nextRandom(Worker *W) {
+  // xorshift64*: per-worker state, no shared cache line.
+  std::uint64_t X = W->rng_state;
+  X ^= X >> 12;
+  X ^= X << 25;
+  X ^= X >> 27;
+  W->rng_state = X;
+  return X * 0x2545F4914F6CDD1Dull;
+}
+
+Frame *trySteal(Worker *W) {
+  unsigned N = worker_count();
+  if (N < 2)
+    return nullptr;
+  for (unsigned Try = 0; Try < 2 * N; ++Try) {
+    Worker *Victim = worker_at(static_cast<unsigned>(nextRandom(W) % N));
+    if (!Victim || Victim == W)
+      continue;
+    W->stats.steal_attempts.add();
+    Frame *F = nullptr;
+    if (Victim->deque.steal(F) == StealResult::Success) {
+      // We own F now: its previous owner only touches join and park.
+      F->stolen = 1;
+      ++F->steals;
+      W->stats.steals.add();
+      return F;
+    }
+  }
+  return nullptr;
+}
+
+void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+/// Backs off after a failed round of steals: spin, then yield, then sleep.
+void backOff(Worker *W, unsigned &Failures) {
+  ++Failures;
+  if (Failures < 32) {
+    for (int I = 0; I < 64; ++I)
+      cpuRelax();
+  } else if (Failures < 64) {
+    sched_yield();
+  } else {
+    idle_sleep(W);
+  }
+}
+
+template <typename T> T *take(T *&Slot) {
+  T *V = Slot;
+  Slot = nullptr;
+  return V;
+}
+
+} // namespace
+
+void run_frame(Worker *W, Frame *F) {
+  Stack *S = W->current_stack;
+  S->resumed_frame = F;
+  F->resume();
+  // The slow clone may have parked and resumed this stack on another
+  // thread; S is this stack's own record, wherever it runs now.
+  S->resumed_frame = nullptr;
+}
+
+void make_ready(Worker *W, Stack *S) {
+  if (S->home && S->home != W) {
+    // Release pairs with the home thread's acquire exchange: the frame's
+    // result is visible before its native stack runs again.
+    S->home->home_ready.store(S, std::memory_order_release);
+    wake_all();
+    return;
+  }
+  W->ready_stack = S;
+}
+
+void scheduler_loop() {
+  unsigned Failures = 0;
+  for (;;) {
+    Worker *W = current_worker();
+    if (Frame *F = take(W->ready_frame)) {
+      run_frame(W, F);
+      Failures = 0;
+      continue;
+    }
+    if (Stack *S = take(W->ready_stack)) {
+      switch_to(S, PendingAction::Recycle);
+      Failures = 0;
+      continue;
+    }
+    if (Stack *S = W->home_ready.exchange(nullptr, std::memory_order_acquire)) {
+      switch_to(S, PendingAction::Recycle);
+      Failures = 0;
+      continue;
+    }
+    if (shutting_down() && !W->external) {
+      switch_to(W->native_stack, PendingAction::Recycle);
+      continue;
+    }
+    if (Frame *F = trySteal(W)) {
+      run_frame(W, F);
+      Failures = 0;
+      continue;
+    }
+    backOff(W, Failures);
+  }
+}
+
+} // namespace weft

@@ -1,0 +1,101 @@
+//===- stack.cpp - Fiber stacks and the switch protocol -------------------===//
+
+#include "stack.h"
+
+#include "config.h"
+#include "worker.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace weft {
+
+using boost::context::detail::jump_fcontext;
+using boost::context::detail::make_fcontext;
+using boost::context::detail::transfer_t;
+
+namespace {
+
+/// Runs on the stack we just switched to, with the stack we left: saves its
+/// context, then carries out what the switcher asked for.
+void finishSwitch(transfer_t From) {
+  Worker *W = current_worker();
+  auto *Left = static_cast<Stack *>(From.data);
+  Left->context = From.fctx;
+  PendingAction Action = W->pending;
+  W->pending = PendingAction::None;
+  switch (Action) {
+  case PendingAction::None:
+    break;
+  case PendingAction::Recycle:
+    Left->next_free = W->free_stacks;
+    W->free_stacks = Left;
+    break;
+  case PendingAction::PublishPark: {
+    Frame *F = W->pending_frame;
+    std::uintptr_t Expected = 0;
+    // Release: the saved context must be visible to the completer that
+    // swaps kParkDone in and resumes Left. Acquire on failure: the slow
+    // clone already completed, and we are about to resume Left ourselves.
+    if (!F->park.compare_exchange_strong(
+            Expected, reinterpret_cast<std::uintptr_t>(Left),
+            std::memory_order_acq_rel, std::memory_order_acquire))
+      make_ready(W, Left);
+    break;
+  }
+  }
+}
+
+[[noreturn]] void schedulerEntry(transfer_t From) {
+  finishSwitch(From);
+  scheduler_loop();
+}
+
+} // namespace
+
+Stack *create_scheduler_stack() {
+  const std::size_t Page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const std::size_t Bytes = config().stack_bytes + Page;
+  void *Mapping = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                       -1, 0);
+  if (Mapping == MAP_FAILED || mprotect(Mapping, Page, PROT_NONE) != 0) {
+    std::fprintf(stderr, "weft: cannot map a %zu-byte fiber stack\n", Bytes);
+    std::abort();
+  }
+  // The Stack record sits at the top of its own stack; the fiber's frames
+  // grow down from just below it to the guard page.
+  char *Top = static_cast<char *>(Mapping) + Bytes;
+  auto *S = new (Top - ((sizeof(Stack) + 63) & ~std::size_t(63))) Stack();
+  S->mapping = Mapping;
+  S->mapping_bytes = Bytes;
+  std::size_t Usable = reinterpret_cast<char *>(S) -
+                       (static_cast<char *>(Mapping) + Page);
+  S->context = make_fcontext(S, Usable, schedulerEntry);
+  if (Worker *W = current_worker())
+    W->stats.stacks.add();
+  return S;
+}
+
+void destroy_stack(Stack *S) {
+  void *Mapping = S->mapping;
+  std::size_t Bytes = S->mapping_bytes;
+  S->~Stack();
+  munmap(Mapping, Bytes);
+}
+
+void switch_to(Stack *To, PendingAction Action, Frame *F) {
+  Worker *W = current_worker();
+  Stack *From = W->current_stack;
+  W->pending = Action;
+  W->pending_frame = F;
+  W->current_stack = To;
+  transfer_t Back = jump_fcontext(To->context, From);
+  // Some worker switched back to this stack: maybe another thread.
+  finishSwitch(Back);
+}
+
+} // namespace weft

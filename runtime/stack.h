@@ -1,0 +1,52 @@
+//===- stack.h - Execution stacks and switching between them --------------===//
+//
+// A worker runs on one Stack at a time. Native stacks belong to a thread and
+// may only run on it (an external caller's stack holds its caller's frames).
+// Fiber stacks are mmap'd with a guard page, start in the scheduler loop,
+// and may run on any worker: a parked fiber resumes wherever the frame it
+// waits for completes.
+//
+// A switch leaves a PendingAction for the code that lands on the target
+// stack, because the stack being left cannot be published (or recycled)
+// until its context is saved, which only the landing side sees.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_RUNTIME_STACK_H
+#define WEFT_RUNTIME_STACK_H
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include <cstddef>
+
+namespace weft {
+
+struct Frame;
+struct Worker;
+
+struct Stack {
+  boost::context::detail::fcontext_t context = nullptr; // saved when not running
+  void *mapping = nullptr;       // mmap'd region; null for a native stack
+  std::size_t mapping_bytes = 0;
+  Worker *home = nullptr;        // native stack: the only thread that may run it
+  Frame *resumed_frame = nullptr; // slow clone this stack's scheduler is running
+  Stack *next_free = nullptr;
+};
+
+enum class PendingAction {
+  None,
+  PublishPark, // the stack left holds a fast clone parked on pending_frame
+  Recycle,     // the stack left is an idle scheduler fiber
+};
+
+/// Creates a fiber stack whose first activation runs the scheduler loop.
+Stack *create_scheduler_stack();
+/// Releases a fiber stack that is not running and holds no live frames.
+void destroy_stack(Stack *S);
+
+/// Switches the calling worker to \p To; returns when some worker switches
+/// back to the current stack (possibly on another thread).
+void switch_to(Stack *To, PendingAction Action, Frame *F = nullptr);
+
+} // namespace weft
+
+#endif // WEFT_RUNTIME_STACK_H

@@ -1,0 +1,180 @@
+//===- worker.cpp - Worker registry, pool start-up, sleep and shutdown ----===//
+
+#include "worker.h"
+
+#include "config.h"
+#include "fence.h"
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <linux/futex.h>
+#include <mutex>
+#include <sys/syscall.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace weft {
+namespace {
+
+// Slots are published once and never reused; a thief reads the count with
+// acquire, which pairs with the release increment after the slot is set.
+std::atomic<Worker *> Slots[kMaxWorkers];
+std::atomic<unsigned> SlotCount{0};
+std::atomic<unsigned> SlotsClaimed{0};
+
+thread_local Worker *ThreadWorker = nullptr;
+
+std::once_flag PoolStarted;
+std::vector<std::thread> *PoolThreads = nullptr;
+std::atomic<bool> ShutdownFlag{false};
+
+// Idle workers sleep on WakeEpoch. A sleeper announces itself in Sleepers
+// before its last look for work; a producer that sees Sleepers > 0 bumps the
+// epoch and wakes one. See idle_sleep() for why no wake-up is lost.
+std::atomic<unsigned> Sleepers{0};
+std::atomic<std::uint32_t> WakeEpoch{0};
+
+long futex(std::atomic<std::uint32_t> *Word, int Op, std::uint32_t Val,
+           const timespec *Timeout) {
+  return syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(Word), Op, Val,
+                 Timeout, nullptr, 0);
+}
+
+Worker *claimSlot(bool External) {
+  unsigned Id = SlotsClaimed.fetch_add(1, std::memory_order_relaxed);
+  if (Id >= kMaxWorkers) {
+    std::fprintf(stderr, "weft: more than %u threads entered Weft\n",
+                 kMaxWorkers);
+    std::abort();
+  }
+  auto *W = new Worker();
+  W->id = Id;
+  W->external = External;
+  W->rng_state = 0x9E3779B97F4A7C15ull * (Id + 1);
+  Slots[Id].store(W, std::memory_order_release);
+  // Publish in slot order so [0, SlotCount) is always fully initialised.
+  unsigned Expected = Id;
+  while (!SlotCount.compare_exchange_weak(Expected, Id + 1,
+                                          std::memory_order_release,
+                                          std::memory_order_relaxed))
+    Expected = Id;
+  return W;
+}
+
+void adoptNativeStack(Worker *W) {
+  auto *Native = new Stack();
+  Native->home = W;
+  W->native_stack = Native;
+  W->current_stack = Native;
+  ThreadWorker = W;
+}
+
+void workerThreadMain(Worker *W) {
+  adoptNativeStack(W);
+  // The native stack of a pool thread only waits for shutdown; all work
+  // runs on fibers, which may migrate between threads.
+  switch_to(create_scheduler_stack(), PendingAction::None);
+  while (Stack *S = W->free_stacks) {
+    W->free_stacks = S->next_free;
+    destroy_stack(S);
+  }
+}
+
+void shutdownPool() {
+  ShutdownFlag.store(true, std::memory_order_release);
+  wake_all();
+  Worker *Self = ThreadWorker;
+  for (std::thread &T : *PoolThreads) {
+    // exit() called from inside a task: its thread cannot be joined.
+    if (Self && !Self->external)
+      T.detach();
+    else if (T.joinable())
+      T.join();
+  }
+  if (config().stats)
+    print_stats();
+}
+
+void startPool() {
+  fences_init();
+  const Config &C = config();
+  PoolThreads = new std::vector<std::thread>();
+  for (unsigned I = 1; I < C.nworkers; ++I) {
+    Worker *W = claimSlot(/*External=*/false);
+    PoolThreads->emplace_back(workerThreadMain, W);
+  }
+  std::atexit(shutdownPool);
+}
+
+bool workVisible(Worker *Self) {
+  if (Self->home_ready.load(std::memory_order_acquire) || shutting_down())
+    return true;
+  unsigned N = worker_count();
+  for (unsigned I = 0; I < N; ++I)
+    if (Worker *W = worker_at(I); W && W != Self && W->deque.maybe_nonempty())
+      return true;
+  return false;
+}
+
+} // namespace
+
+Worker *current_worker() {
+  asm volatile("" ::: "memory");
+  return ThreadWorker;
+}
+
+void set_current_worker(Worker *W) { ThreadWorker = W; }
+
+Worker *current_or_new_worker() {
+  if (Worker *W = current_worker())
+    return W;
+  // An external thread: register it first so that it is worker 0 when it
+  // is the thread that starts the pool.
+  Worker *W = claimSlot(/*External=*/true);
+  adoptNativeStack(W);
+  std::call_once(PoolStarted, startPool);
+  return W;
+}
+
+unsigned worker_count() { return SlotCount.load(std::memory_order_acquire); }
+
+Worker *worker_at(unsigned I) {
+  return Slots[I].load(std::memory_order_acquire);
+}
+
+bool shutting_down() { return ShutdownFlag.load(std::memory_order_acquire); }
+
+void wake_one_if_sleeping() {
+  // Relaxed is enough: a sleeper that this load misses has, by the
+  // asymmetric fence in idle_sleep(), seen the push that preceded it.
+  if (Sleepers.load(std::memory_order_relaxed) == 0)
+    return;
+  WakeEpoch.fetch_add(1, std::memory_order_release);
+  futex(&WakeEpoch, FUTEX_WAKE_PRIVATE, 1, nullptr);
+}
+
+void wake_all() {
+  WakeEpoch.fetch_add(1, std::memory_order_release);
+  futex(&WakeEpoch, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr);
+}
+
+void idle_sleep(Worker *W) {
+  std::uint32_t Epoch = WakeEpoch.load(std::memory_order_acquire);
+  Sleepers.fetch_add(1, std::memory_order_seq_cst);
+  // Dekker with the producer's `store bottom; load Sleepers`: after this
+  // fence either the producer sees Sleepers > 0 and wakes us, or we see its
+  // push in workVisible(). The timeout only bounds the cost of a wake-up
+  // lost where the fence is a plain one (symmetric mode).
+  heavy_fence();
+  if (!workVisible(W)) {
+    W->stats.sleeps.add();
+    timespec Timeout{0, 5 * 1000 * 1000};
+    futex(&WakeEpoch, FUTEX_WAIT_PRIVATE, Epoch, &Timeout);
+  }
+  Sleepers.fetch_sub(1, std::memory_order_relaxed);
+}
+
+} // namespace weft

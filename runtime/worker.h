@@ -1,0 +1,74 @@
+//===- worker.h - Workers: one deque, one thread, its mailboxes -----------===//
+//
+// A Worker is either a pool thread or an external thread (main, or any
+// thread that calls a spawning function); both own a deque that thieves
+// steal from. Owner-private state and the deque's owner end share the first
+// cache lines; what other threads write (home_ready) sits on its own line,
+// and each Worker is padded to a cache-line multiple so neighbours in the
+// registry never share a line.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_RUNTIME_WORKER_H
+#define WEFT_RUNTIME_WORKER_H
+
+#include "deque.h"
+#include "frame.h"
+#include "stack.h"
+#include "stats.h"
+
+#include <atomic>
+#include <cstdint>
+
+namespace weft {
+
+struct alignas(64) Worker {
+  Deque<Frame *> deque;
+  unsigned id = 0;
+  bool external = false;
+  std::uint64_t rng_state = 0;
+
+  // Owner-private scheduling state.
+  Stack *current_stack = nullptr;
+  Stack *native_stack = nullptr;
+  Stack *free_stacks = nullptr;  // idle scheduler fibers, ready for reuse
+  Frame *ready_frame = nullptr;  // resume next: its sync is now satisfied
+  Stack *ready_stack = nullptr;  // switch to next: its frame completed
+  PendingAction pending = PendingAction::None;
+  Frame *pending_frame = nullptr;
+
+  WorkerStats stats;
+
+  // Written by other workers: a parked native stack of this thread that may
+  // run again. Only this thread may run its native stack.
+  alignas(64) std::atomic<Stack *> home_ready{nullptr};
+};
+
+/// The worker of the calling thread, or null if it never entered Weft.
+/// Not inlined, so no caller can cache the thread-local address across a
+/// stack switch (a fiber may resume on another thread).
+Worker *current_worker();
+/// As current_worker(), registering the calling thread (and starting the
+/// pool on first use) if needed.
+Worker *current_or_new_worker();
+void set_current_worker(Worker *W);
+
+/// Registry of all workers; slots [0, worker_count()) are published.
+unsigned worker_count();
+Worker *worker_at(unsigned I);
+
+/// Sleep and wake-up of idle workers (worker.cpp).
+void wake_one_if_sleeping();
+void wake_all();
+void idle_sleep(Worker *W);
+bool shutting_down();
+
+/// The scheduler loop run at the base of every fiber stack (scheduler.cpp).
+[[noreturn]] void scheduler_loop();
+/// Runs \p F's slow clone on the current stack (scheduler.cpp).
+void run_frame(Worker *W, Frame *F);
+/// Makes a parked stack runnable (scheduler.cpp).
+void make_ready(Worker *W, Stack *S);
+
+} // namespace weft
+
+#endif // WEFT_RUNTIME_WORKER_H
