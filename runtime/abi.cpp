@@ -19,10 +19,17 @@
 
 #include "weft/frame_abi.h"
 
+#include <sched.h>
+
 namespace weft {
 namespace {
 
 Frame *asFrame(void *P) { return static_cast<Frame *>(P); }
+
+std::uint64_t nextStressRandom(Worker *W) {
+  W->stress_rng = W->stress_rng * 6364136223846793005ull + 1442695040888963407ull;
+  return W->stress_rng >> 33;
+}
 
 /// A child of F has finished and its result is stored in F's frame.
 void childDone(Worker *W, Frame *F) {
@@ -50,9 +57,20 @@ void parkUntilComplete(Worker *W, Frame *F) {
   switch_to(Scheduler, PendingAction::PublishPark, F);
 }
 
+bool StressMode = false;
+
 /// Validates the environment at start-up, so that a bad value is reported
 /// even by a program that never spawns.
-__attribute__((constructor)) void checkEnvironment() { (void)config(); }
+__attribute__((constructor)) void checkEnvironment() {
+  StressMode = config().stress;
+}
+
+/// Stress mode: give thieves a window after most pushes, so that on two
+/// cores the stolen path runs about as often as the fast path.
+void stressPoint(Worker *W) {
+  if ((nextStressRandom(W) & 3) != 0)
+    sched_yield();
+}
 
 } // namespace
 } // namespace weft
@@ -68,6 +86,8 @@ void __weft_push(void *Frame) {
   W->deque.push(asFrame(Frame));
   W->stats.spawns.add();
   wake_one_if_sleeping();
+  if (StressMode)
+    stressPoint(W);
 }
 
 /// Takes back the frame the caller pushed; false if a thief took it.

@@ -48,6 +48,7 @@ Config parse() {
                  Cpus < kMaxWorkers / 2 ? Cpus : kMaxWorkers / 2,
                  "an integer from 1 to 256"));
   C.stats = readNumber("WEFT_STATS", 0, 1, 0, "0 or 1") == 1;
+  C.stress = readNumber("WEFT_STRESS", 0, 1, 0, "0 or 1") == 1;
   C.stack_bytes =
       readNumber("WEFT_STACK_KB", 64, 1u << 20, 8192,
                  "a stack size in KiB from 64 to 1048576") << 10;

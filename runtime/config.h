@@ -4,6 +4,8 @@
 //                      (default: CPUs in the process's affinity mask)
 //   WEFT_STATS=0|1     print one `weft-stats:` line to stderr at exit
 //   WEFT_STACK_KB=K    size of each fiber stack in KiB (default 8192)
+//   WEFT_STRESS=0|1    force steals: yield after pushes, never sleep, so the
+//                      slow clones, parking and joins run constantly
 //
 // Every value is checked once, at program start; a bad value prints one
 // line naming the variable and exits with status 2.
@@ -23,6 +25,7 @@ inline constexpr unsigned kMaxWorkers = 512;
 struct Config {
   unsigned nworkers = 1;
   bool stats = false;
+  bool stress = false;
   std::size_t stack_bytes = 8u << 20;
 };
 

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "config.h"
 #include "fence.h"
 #include "worker.h"
 
@@ -61,7 +62,7 @@ void backOff(Worker *W, unsigned &Failures) {
   if (Failures < 32) {
     for (int I = 0; I < 64; ++I)
       cpuRelax();
-  } else if (Failures < 64) {
+  } else if (Failures < 64 || config().stress) {
     sched_yield();
   } else {
     idle_sleep(W);

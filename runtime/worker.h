@@ -25,7 +25,8 @@ struct alignas(64) Worker {
   Deque<Frame *> deque;
   unsigned id = 0;
   bool external = false;
-  std::uint64_t rng_state = 0;
+  std::uint64_t rng_state = 0;   // victim selection
+  std::uint64_t stress_rng = 0;  // stress-mode decisions
 
   // Owner-private scheduling state.
   Stack *current_stack = nullptr;
