@@ -1,0 +1,62 @@
+// Verify that the front end marks exactly the spawned call and the sync, that
+// weft-lower-spawns brackets the spawned call with a push and a pop and turns
+// the function into a pre-split coroutine, and that after coro-split the fast
+// clone keeps the push/pop while a slow clone (.resume) with a resume dispatch
+// exists. Functions without spawns are untouched and no marker survives.
+//
+// RUN: %clangxx -fplugin=%plugin -O1 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.ll
+// RUN: FileCheck --check-prefix=MARKS %s < %t.ll
+// RUN: %opt-weft -passes=weft-lower-spawns -S %t.ll | FileCheck --check-prefix=LOWER %s
+// RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup,weft-frame-to-stack' -S %t.ll | FileCheck --check-prefix=SPLIT %s
+#include <cilk/cilk.h>
+
+long fib(long n) {
+  if (n < 2)
+    return n;
+  long x = cilk_spawn fib(n - 1);
+  long y = fib(n - 2);
+  cilk_sync;
+  return x + y;
+}
+
+long plain(long n) { return n + 1; }
+
+// MARKS-LABEL: define {{.*}} @_Z3fibl(
+// MARKS: %[[CALLEE:.*]] = call {{.*}}ptr @__weft_spawn_marker(ptr {{.*}}@_Z3fibl)
+// MARKS-NEXT: load
+// MARKS-NEXT: sub
+// MARKS-NEXT: call {{.*}}i64 %[[CALLEE]](
+// MARKS: call {{.*}}i64 @_Z3fibl(
+// MARKS: call void @__weft_sync_marker()
+// MARKS-LABEL: define {{.*}} @_Z5plainl(
+// MARKS-NOT: __weft
+
+// LOWER-LABEL: define {{.*}} @_Z3fibl({{.*}}) #[[ATTRS:[0-9]+]]
+// LOWER: call token @llvm.coro.id(
+// LOWER: call ptr @__weft_frame_alloc(
+// LOWER: call ptr @llvm.coro.begin(
+// LOWER: %[[SAVE:.*]] = call token @llvm.coro.save(
+// LOWER-NEXT: call void @__weft_push(
+// LOWER-NEXT: %[[X:.*]] = call {{.*}}i64 @_Z3fibl(
+// LOWER-NEXT: store i64 %[[X]]
+// LOWER-NEXT: %[[OWNED:.*]] = call i1 @__weft_pop()
+// LOWER-NEXT: br i1 %[[OWNED]], label %[[CONT:.*]], label %[[STOLEN:.*]]
+// LOWER: [[STOLEN]]:
+// LOWER-NEXT: call void @__weft_spawn_stolen(
+// LOWER-NEXT: call i8 @llvm.coro.suspend(token %[[SAVE]], i1 false)
+// LOWER: call {{.*}}i1 @__weft_sync_slow(
+// LOWER: call void @__weft_frame_complete(
+// LOWER-LABEL: define {{.*}} @_Z5plainl(
+// LOWER-NOT: coro
+// LOWER: attributes #[[ATTRS]] = {{.*}}presplitcoroutine
+
+// SPLIT-LABEL: define {{.*}} @_Z3fibl(
+// SPLIT: alloca [{{[0-9]+}} x i8], align 16
+// SPLIT: call void @__weft_push(
+// SPLIT-NEXT: call {{.*}}i64 @_Z3fibl(
+// SPLIT: call i1 @__weft_pop()
+// SPLIT-NOT: call ptr @__weft_frame_alloc
+// SPLIT-LABEL: define internal fastcc void @_Z3fibl.resume(
+// SPLIT: switch i{{[0-9]+}} %{{.*}}, label
+// SPLIT-NOT: __weft_spawn_marker
+// SPLIT-NOT: __weft_sync_marker

@@ -1,0 +1,38 @@
+# lit configuration for Weft. Substitutions:
+#   %weftcc, %weftcxx  the Weft drivers (plugin + headers + runtime)
+#   %clang, %clangxx   plain clang-19 with Weft's include path (serial elision)
+#   %plugin            the Clang plugin library, for -fplugin=
+#   %opt-weft          opt-19 with the pass-only plugin loaded
+#   %run-check         runs a Weft binary at P=1,2,4 with and without
+#                      WEFT_STRESS and compares stdout with a serial binary
+import os
+import lit.formats
+
+config.name = "Weft"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".c", ".cpp", ".ll"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = config.weft_obj_root
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "run-check.sh"]
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", "")])
+for var in ("HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+include = "-I" + config.weft_include_dir
+clang = os.path.join(config.llvm_tools_dir, "clang")
+clangxx = os.path.join(config.llvm_tools_dir, "clang++")
+plugin = os.path.join(config.weft_lib_dir, "libWeftPlugin.so")
+passlib = os.path.join(config.weft_lib_dir, "libWeftPass.so")
+
+config.substitutions.append(("%weftcxx", os.path.join(config.weft_bin_dir, "weft-clang++")))
+config.substitutions.append(("%weftcc", os.path.join(config.weft_bin_dir, "weft-clang")))
+config.substitutions.append(("%clangxx", clangxx + " " + include))
+config.substitutions.append(("%clang", clang + " " + include))
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%opt-weft", os.path.join(config.llvm_tools_dir, "opt")
+                             + " -load-pass-plugin=" + passlib))
+config.substitutions.append(("%run-check", "bash " + os.path.join(
+    config.test_source_root, "run-check.sh")))

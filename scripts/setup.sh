@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Weft needs, only those missing; quiet when
+# everything is present. Safe to run any number of times.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ python3 pkg-config
+  clang-19 llvm-19-dev libclang-19-dev llvm-19-tools libclang-rt-19-dev
+  libboost-context-dev libgtest-dev
+  libtbb-dev libomp-19-dev gnuplot-nox   # benchmark peers and plots
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo=sudo
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+  --no-install-recommends "${missing[@]}" >/dev/null
