@@ -1,0 +1,41 @@
+// Verify that misuse of spawn and sync gets an error at the mark's location,
+// never a crash.
+// RUN: %clangxx -fplugin=%plugin -fsyntax-only -Xclang -verify %s
+#include <cilk/cilk.h>
+
+long f(long);
+struct S {
+  long m(long);
+};
+
+long not_a_call(long n) {
+  long x = cilk_spawn n + 1; // expected-error {{a spawn must be followed by a function call}}
+  cilk_sync;
+  return x;
+}
+
+long member(S &s) {
+  long x = cilk_spawn s.m(1); // expected-error {{spawning a member function or operator call is not supported yet}}
+  cilk_sync;
+  return x;
+}
+
+long builtin(long n) {
+  long x = cilk_spawn __builtin_labs(n); // expected-error {{a builtin function cannot be spawned}}
+  cilk_sync;
+  return x;
+}
+
+long spawn_into_reference(long n) {
+  [[weft::spawn]] const long &r = f(n); // expected-error {{a spawned call cannot initialise a reference}}
+  cilk_sync;
+  return r;
+}
+
+void sync_with_operand(long n) {
+  [[weft::sync]] f(n); // expected-error {{'weft::sync' applies to an empty statement}}
+}
+
+long global = cilk_spawn f(1); // expected-error {{a spawn must be followed by a function call inside a function body}}
+
+#pragma weft fork // expected-error {{expected 'spawn' or 'sync' after '#pragma weft'}}
