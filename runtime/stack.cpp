@@ -11,6 +11,25 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_THREAD__)
+#define WEFT_TSAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WEFT_TSAN_FIBERS 1
+#endif
+#endif
+
+#ifdef WEFT_TSAN_FIBERS
+// ThreadSanitizer must be told about stack switches, or it attributes the
+// new stack's accesses to the old one's history.
+extern "C" {
+void *__tsan_get_current_fiber();
+void *__tsan_create_fiber(unsigned Flags);
+void __tsan_destroy_fiber(void *Fiber);
+void __tsan_switch_to_fiber(void *Fiber, unsigned Flags);
+}
+#endif
+
 namespace weft {
 
 using boost::context::detail::jump_fcontext;
@@ -56,6 +75,15 @@ void finishSwitch(transfer_t From) {
 
 } // namespace
 
+Stack *adopt_native_stack(Worker *Home) {
+  auto *S = new Stack();
+  S->home = Home;
+#ifdef WEFT_TSAN_FIBERS
+  S->tsan_fiber = __tsan_get_current_fiber();
+#endif
+  return S;
+}
+
 Stack *create_scheduler_stack() {
   const std::size_t Page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t Bytes = config().stack_bytes + Page;
@@ -75,6 +103,9 @@ Stack *create_scheduler_stack() {
   std::size_t Usable = reinterpret_cast<char *>(S) -
                        (static_cast<char *>(Mapping) + Page);
   S->context = make_fcontext(S, Usable, schedulerEntry);
+#ifdef WEFT_TSAN_FIBERS
+  S->tsan_fiber = __tsan_create_fiber(0);
+#endif
   if (Worker *W = current_worker())
     W->stats.stacks.add();
   return S;
@@ -83,6 +114,9 @@ Stack *create_scheduler_stack() {
 void destroy_stack(Stack *S) {
   void *Mapping = S->mapping;
   std::size_t Bytes = S->mapping_bytes;
+#ifdef WEFT_TSAN_FIBERS
+  __tsan_destroy_fiber(S->tsan_fiber);
+#endif
   S->~Stack();
   munmap(Mapping, Bytes);
 }
@@ -93,6 +127,9 @@ void switch_to(Stack *To, PendingAction Action, Frame *F) {
   W->pending = Action;
   W->pending_frame = F;
   W->current_stack = To;
+#ifdef WEFT_TSAN_FIBERS
+  __tsan_switch_to_fiber(To->tsan_fiber, 0);
+#endif
   transfer_t Back = jump_fcontext(To->context, From);
   // Some worker switched back to this stack: maybe another thread.
   finishSwitch(Back);

@@ -30,6 +30,7 @@ struct Stack {
   Worker *home = nullptr;        // native stack: the only thread that may run it
   Frame *resumed_frame = nullptr; // slow clone this stack's scheduler is running
   Stack *next_free = nullptr;
+  void *tsan_fiber = nullptr;     // ThreadSanitizer's handle for this stack
 };
 
 enum class PendingAction {
@@ -38,6 +39,8 @@ enum class PendingAction {
   Recycle,     // the stack left is an idle scheduler fiber
 };
 
+/// Describes the calling thread's own stack; it runs only on this thread.
+Stack *adopt_native_stack(Worker *Home);
 /// Creates a fiber stack whose first activation runs the scheduler loop.
 Stack *create_scheduler_stack();
 /// Releases a fiber stack that is not running and holds no live frames.

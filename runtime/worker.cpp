@@ -65,8 +65,7 @@ Worker *claimSlot(bool External) {
 }
 
 void adoptNativeStack(Worker *W) {
-  auto *Native = new Stack();
-  Native->home = W;
+  Stack *Native = adopt_native_stack(W);
   W->native_stack = Native;
   W->current_stack = Native;
   ThreadWorker = W;
