@@ -16,9 +16,11 @@
 
 #include "LowerSpawns.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -43,6 +45,7 @@ PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &) {
         isa<ConstantInt>(CI->getArgOperand(0)))
       Allocs.push_back(CI);
 
+  SmallPtrSet<Function *, 8> Holders;
   for (CallInst *CI : Allocs) {
     uint64_t Bytes = cast<ConstantInt>(CI->getArgOperand(0))->getZExtValue();
     BasicBlock &Entry = CI->getFunction()->getEntryBlock();
@@ -52,9 +55,19 @@ PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &) {
         "weft.frame.mem");
     Slot->setAlignment(Align(16));
     CI->replaceAllUsesWith(Slot);
+    Holders.insert(CI->getFunction());
     CI->eraseFromParent();
     ++NumFramesOnStack;
   }
+  // Tail-call elimination marked calls `tail` while the frame was heap
+  // memory. Now that it is an alloca, a sibling call could pop the stack
+  // frame that holds it before the callee (the runtime, or a child that the
+  // frame escaped to) reads it, so no call in the holder may stay `tail`.
+  for (Function *F : Holders)
+    for (Instruction &I : instructions(*F))
+      if (auto *Call = dyn_cast<CallInst>(&I); Call && Call->isTailCall() &&
+                                               !Call->isMustTailCall())
+        Call->setTailCallKind(CallInst::TCK_None);
 
   if (Function *Free = M.getFunction(FrameFreeName)) {
     SmallVector<CallInst *, 16> Frees;

@@ -341,6 +341,13 @@ Instruction *SpawnLowering::collectSpawnWindow(CallInst *Call) {
     if (auto *SI = dyn_cast<StoreInst>(I);
         SI && Depends && !DependsOnResult.count(
                              dyn_cast_or_null<Instruction>(SI->getPointerOperand()))) {
+      bool OnlyFeedsStore = all_of(DependsOnResult, [&](Instruction *D) {
+        return all_of(D->users(), [&](User *U) {
+          return U == SI || DependsOnResult.count(cast<Instruction>(U));
+        });
+      });
+      if (!OnlyFeedsStore)
+        break;
       for (Instruction *H : Hoist)
         H->moveBefore(Call);
       return SI;
@@ -363,6 +370,14 @@ Instruction *SpawnLowering::collectSpawnWindow(CallInst *Call) {
 void SpawnLowering::lowerSpawn(CallInst *Call) {
   ++NumSpawns;
   Instruction *WindowEnd = collectSpawnWindow(Call);
+  if (auto *ResultStore = dyn_cast<StoreInst>(WindowEnd)) {
+    // The result may be read only after the sync, and only through memory:
+    // if SROA promoted the destination, the value would flow as SSA to a
+    // phi before the sync, and coro-split would reload it at the resume
+    // point, where the thief runs while the child is still computing it.
+    // A volatile store keeps the destination in memory (in the frame).
+    ResultStore->setVolatile(true);
+  }
   IRBuilder<> B(Call);
   Value *Save = B.CreateCall(RT.CoroSave, {Handle}, "weft.save");
   B.CreateCall(RT.Push, {Frame});
