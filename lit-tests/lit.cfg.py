@@ -10,7 +10,7 @@ import lit.formats
 
 config.name = "Weft"
 config.test_format = lit.formats.ShTest(True)
-config.suffixes = [".c", ".cpp", ".ll"]
+config.suffixes = [".c", ".cpp", ".ll", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.weft_obj_root
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "run-check.sh"]
@@ -32,6 +32,7 @@ config.substitutions.append(("%weftcc", os.path.join(config.weft_bin_dir, "weft-
 config.substitutions.append(("%clangxx", clangxx + " " + include))
 config.substitutions.append(("%clang", clang + " " + include))
 config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%examples", os.path.join(config.weft_src_root, "examples")))
 config.substitutions.append(("%opt-weft", os.path.join(config.llvm_tools_dir, "opt")
                              + " -load-pass-plugin=" + passlib))
 config.substitutions.append(("%run-check", "bash " + os.path.join(

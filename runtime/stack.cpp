@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <new>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -30,6 +31,17 @@ void __tsan_switch_to_fiber(void *Fiber, unsigned Flags);
 }
 #endif
 
+// AddressSanitizer must be told about stack switches too. The runtime is
+// not instrumented itself, so it finds the hooks as weak symbols: present
+// when the program is linked with -fsanitize=address, null otherwise.
+extern "C" {
+void __sanitizer_start_switch_fiber(void **FakeStackSave, const void *Bottom,
+                                    std::size_t Size) __attribute__((weak));
+void __sanitizer_finish_switch_fiber(void *FakeStackSave,
+                                     const void **BottomOld,
+                                     std::size_t *SizeOld) __attribute__((weak));
+}
+
 namespace weft {
 
 using boost::context::detail::jump_fcontext;
@@ -40,8 +52,20 @@ namespace {
 
 /// Runs on the stack we just switched to, with the stack we left: saves its
 /// context, then carries out what the switcher asked for.
+void asanStartSwitch(Stack *From, Stack *To) {
+  if (__sanitizer_start_switch_fiber)
+    __sanitizer_start_switch_fiber(&From->asan_fake_stack, To->bottom, To->size);
+}
+
+void asanFinishSwitch(Stack *Arrived) {
+  if (__sanitizer_finish_switch_fiber)
+    __sanitizer_finish_switch_fiber(Arrived ? Arrived->asan_fake_stack : nullptr,
+                                    nullptr, nullptr);
+}
+
 void finishSwitch(transfer_t From) {
   Worker *W = current_worker();
+  asanFinishSwitch(W->current_stack);
   auto *Left = static_cast<Stack *>(From.data);
   Left->context = From.fctx;
   PendingAction Action = W->pending;
@@ -78,6 +102,15 @@ void finishSwitch(transfer_t From) {
 Stack *adopt_native_stack(Worker *Home) {
   auto *S = new Stack();
   S->home = Home;
+  pthread_attr_t Attr;
+  if (pthread_getattr_np(pthread_self(), &Attr) == 0) {
+    void *Bottom = nullptr;
+    std::size_t Size = 0;
+    pthread_attr_getstack(&Attr, &Bottom, &Size);
+    S->bottom = Bottom;
+    S->size = Size;
+    pthread_attr_destroy(&Attr);
+  }
 #ifdef WEFT_TSAN_FIBERS
   S->tsan_fiber = __tsan_get_current_fiber();
 #endif
@@ -103,6 +136,8 @@ Stack *create_scheduler_stack() {
   std::size_t Usable = reinterpret_cast<char *>(S) -
                        (static_cast<char *>(Mapping) + Page);
   S->context = make_fcontext(S, Usable, schedulerEntry);
+  S->bottom = static_cast<char *>(Mapping) + Page;
+  S->size = Usable;
 #ifdef WEFT_TSAN_FIBERS
   S->tsan_fiber = __tsan_create_fiber(0);
 #endif
@@ -130,6 +165,7 @@ void switch_to(Stack *To, PendingAction Action, Frame *F) {
 #ifdef WEFT_TSAN_FIBERS
   __tsan_switch_to_fiber(To->tsan_fiber, 0);
 #endif
+  asanStartSwitch(From, To);
   transfer_t Back = jump_fcontext(To->context, From);
   // Some worker switched back to this stack: maybe another thread.
   finishSwitch(Back);

@@ -31,6 +31,9 @@ struct Stack {
   Frame *resumed_frame = nullptr; // slow clone this stack's scheduler is running
   Stack *next_free = nullptr;
   void *tsan_fiber = nullptr;     // ThreadSanitizer's handle for this stack
+  const void *bottom = nullptr;   // lowest usable address, for AddressSanitizer
+  std::size_t size = 0;
+  void *asan_fake_stack = nullptr;
 };
 
 enum class PendingAction {

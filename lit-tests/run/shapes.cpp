@@ -3,12 +3,15 @@
 // through pointers, results stored into array elements and through pointers,
 // implicit conversions of the result, calls through function pointers,
 // address-taken locals read after the sync, the implicit sync at return,
-// and spawning functions instantiated from a template.
+// and spawning functions instantiated from a template; also under
+// AddressSanitizer.
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t.o2
 // RUN: %run-check %t.o2 %t.serial
 // RUN: %weftcxx -O0 %s -o %t.o0
 // RUN: %run-check %t.o0 %t.serial
+// RUN: %weftcxx -O1 -fsanitize=address %s -o %t.asan
+// RUN: %run-check %t.asan %t.serial
 #include <cilk/cilk.h>
 #include <cstdio>
 
