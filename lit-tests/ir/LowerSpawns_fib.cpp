@@ -1,6 +1,7 @@
 // Verify that the front end marks exactly the spawned call and the sync, that
 // weft-lower-spawns brackets the spawned call with a push and a pop and turns
-// the function into a pre-split coroutine, and that after coro-split the fast
+// the function into a pre-split coroutine (the result store volatile, so the
+// result stays in memory until the sync), and that after coro-split the fast
 // clone keeps the push/pop while a slow clone (.resume) with a resume dispatch
 // exists. Functions without spawns are untouched and no marker survives.
 //
@@ -31,14 +32,15 @@ long plain(long n) { return n + 1; }
 // MARKS-LABEL: define {{.*}} @_Z5plainl(
 // MARKS-NOT: __weft
 
-// LOWER-LABEL: define {{.*}} @_Z3fibl({{.*}}) #[[ATTRS:[0-9]+]]
+// LOWER-LABEL: define {{.*}} @_Z3fibl(
+// LOWER-SAME: #[[ATTRS:[0-9]+]]
 // LOWER: call token @llvm.coro.id(
 // LOWER: call ptr @__weft_frame_alloc(
 // LOWER: call ptr @llvm.coro.begin(
 // LOWER: %[[SAVE:.*]] = call token @llvm.coro.save(
 // LOWER-NEXT: call void @__weft_push(
 // LOWER-NEXT: %[[X:.*]] = call {{.*}}i64 @_Z3fibl(
-// LOWER-NEXT: store i64 %[[X]]
+// LOWER-NEXT: store volatile i64 %[[X]]
 // LOWER-NEXT: %[[OWNED:.*]] = call i1 @__weft_pop()
 // LOWER-NEXT: br i1 %[[OWNED]], label %[[CONT:.*]], label %[[STOLEN:.*]]
 // LOWER: [[STOLEN]]:
@@ -48,6 +50,7 @@ long plain(long n) { return n + 1; }
 // LOWER: call void @__weft_frame_complete(
 // LOWER-LABEL: define {{.*}} @_Z5plainl(
 // LOWER-NOT: coro
+// LOWER: ret i64
 // LOWER: attributes #[[ATTRS]] = {{.*}}presplitcoroutine
 
 // SPLIT-LABEL: define {{.*}} @_Z3fibl(
