@@ -500,6 +500,62 @@ bool collectSpawns(Function &F, Function *Marker,
   return Ok;
 }
 
+/// The call whose `this` argument derives (through this-adjusting GEPs and
+/// casts) from an object mark's result: a member call, a member operator,
+/// or a virtual call, which also loads its vtable through the same pointer.
+CallBase *findMarkedMemberCall(CallInst *Mark) {
+  CallBase *Found = nullptr;
+  SmallVector<Value *, 4> Work = {Mark};
+  SmallPtrSet<Value *, 8> Seen;
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (User *U : V->users()) {
+      if (auto *CB = dyn_cast<CallBase>(U)) {
+        unsigned This = CB->arg_size() > 1 && CB->paramHasAttr(0, Attribute::StructRet);
+        if (CB->arg_size() > This && CB->getArgOperand(This) == V) {
+          if (Found && Found != CB)
+            return nullptr;
+          Found = CB;
+        }
+      } else if (isa<GetElementPtrInst>(U) || isa<CastInst>(U)) {
+        Work.push_back(U);
+      }
+    }
+  }
+  return Found;
+}
+
+/// Resolves the object marks in F (member calls): the marker returns its
+/// argument, so it is simply bypassed once the spawned call is known.
+bool collectMemberSpawns(Function &F, Function *Marker,
+                         SmallVectorImpl<CallInst *> &Spawns) {
+  SmallVector<CallInst *, 8> Marks;
+  for (User *U : Marker->users())
+    if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getFunction() == &F)
+      Marks.push_back(CI);
+  bool Ok = true;
+  for (CallInst *Mark : Marks) {
+    CallBase *Spawned = findMarkedMemberCall(Mark);
+    Mark->replaceAllUsesWith(Mark->getArgOperand(0));
+    Mark->eraseFromParent();
+    if (auto *Call = dyn_cast_or_null<CallInst>(Spawned)) {
+      Spawns.push_back(Call);
+      continue;
+    }
+    reportUnsupported(F,
+                      Spawned ? "a spawned call that may throw inside a try "
+                                "block or a scope with destructors is not "
+                                "supported yet"
+                              : "internal error: member spawn mark not "
+                                "attached to a call",
+                      Spawned);
+    Ok = false;
+  }
+  return Ok;
+}
+
 void collectSyncs(Function &F, Function *Marker,
                   SmallVectorImpl<CallInst *> &Syncs) {
   for (User *U : Marker->users())
@@ -513,12 +569,13 @@ namespace weft {
 
 PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
   Function *SpawnMarker = M.getFunction(SpawnMarkerName);
+  Function *ObjectMarker = M.getFunction(ObjectMarkerName);
   Function *SyncMarker = M.getFunction(SyncMarkerName);
-  if (!SpawnMarker && !SyncMarker)
+  if (!SpawnMarker && !ObjectMarker && !SyncMarker)
     return PreservedAnalyses::all();
 
   SmallVector<Function *, 16> Worklist;
-  for (Function *Marker : {SpawnMarker, SyncMarker})
+  for (Function *Marker : {SpawnMarker, ObjectMarker, SyncMarker})
     if (Marker)
       for (User *U : Marker->users())
         if (auto *CI = dyn_cast<CallInst>(U))
@@ -529,6 +586,7 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function *F : Worklist) {
     SmallVector<CallInst *, 8> Spawns, Syncs;
     bool Ok = !SpawnMarker || collectSpawns(*F, SpawnMarker, Spawns);
+    Ok &= !ObjectMarker || collectMemberSpawns(*F, ObjectMarker, Spawns);
     if (SyncMarker)
       collectSyncs(*F, SyncMarker, Syncs);
     if (Ok && !Spawns.empty()) {
@@ -542,7 +600,7 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
     for (CallInst *Sync : Syncs)
       Sync->eraseFromParent();
   }
-  for (Function *Marker : {SpawnMarker, SyncMarker})
+  for (Function *Marker : {SpawnMarker, ObjectMarker, SyncMarker})
     if (Marker && Marker->use_empty())
       Marker->eraseFromParent();
   return PreservedAnalyses::none();

@@ -24,6 +24,7 @@ namespace weft {
 
 inline constexpr const char *SpawnMarkerName = "__weft_spawn_marker";
 inline constexpr const char *SyncMarkerName = "__weft_sync_marker";
+inline constexpr const char *ObjectMarkerName = "__weft_spawn_object";
 inline constexpr const char *FrameAllocName = "__weft_frame_alloc";
 inline constexpr const char *FrameFreeName = "__weft_frame_free";
 

@@ -47,6 +47,7 @@ SpawnRewriter::SpawnRewriter(ASTContext &Ctx)
     : Ctx(Ctx), Marks(MarkTable::get()) {
   SpawnMarker = makeMarker(SpawnMarkerName, Ctx.VoidPtrTy, {Ctx.VoidPtrTy});
   SyncMarker = makeMarker(SyncMarkerName, Ctx.VoidTy, {});
+  ObjectMarker = makeMarker(ObjectMarkerName, Ctx.VoidPtrTy, {Ctx.VoidPtrTy});
 }
 
 FunctionDecl *SpawnRewriter::makeMarker(StringRef Name, QualType Ret,
@@ -162,24 +163,36 @@ void SpawnRewriter::handleSpawnDecl(VarDecl *VD, const Mark &M, bool Dependent) 
 void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M) {
   if (!SpawnedCalls.insert(CE).second)
     return;
-  if (isa<CXXMemberCallExpr>(CE) || isa<CXXOperatorCallExpr>(CE)) {
-    error(M.Written, "spawning a member function or operator call is not "
-                     "supported yet; spawn a free function or a static member");
-    return;
-  }
   if (CE->getBuiltinCallee()) {
     error(M.Written, "a builtin function cannot be spawned");
-    return;
-  }
-  Expr *Callee = CE->getCallee();
-  if (!Callee->getType()->isFunctionPointerType()) {
-    error(M.Written, "only calls through a function or function pointer can "
-                     "be spawned");
     return;
   }
   if (CE->getType()->isRecordType()) {
     error(M.Written, "spawned calls returning a struct or class by value are "
                      "not supported yet");
+    return;
+  }
+  if (auto *Member = dyn_cast<CXXMemberCallExpr>(CE)) {
+    auto *ME = dyn_cast<MemberExpr>(Member->getCallee()->IgnoreParens());
+    if (!ME || !isa<CXXMethodDecl>(ME->getMemberDecl()) ||
+        cast<CXXMethodDecl>(ME->getMemberDecl())->isStatic()) {
+      error(M.Written, "this kind of member call cannot be spawned yet");
+      return;
+    }
+    markObject(ME);
+    return;
+  }
+  if (auto *Op = dyn_cast<CXXOperatorCallExpr>(CE)) {
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Op->getCalleeDecl());
+    if (Method && !Method->isStatic()) {
+      Op->setArg(0, markObjectGLValue(Op->getArg(0)));
+      return;
+    }
+  }
+  Expr *Callee = CE->getCallee();
+  if (!Callee->getType()->isFunctionPointerType()) {
+    error(M.Written, "only calls of functions, function pointers, member "
+                     "functions and function objects can be spawned");
     return;
   }
   SourceLocation Loc = CE->getBeginLoc();
@@ -191,6 +204,38 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M) {
                                   FPO);
   CE->setCallee(ImplicitCastExpr::Create(Ctx, Callee->getType(), CK_BitCast,
                                          Marked, nullptr, VK_PRValue, FPO));
+}
+
+Expr *SpawnRewriter::markPointer(Expr *Ptr) {
+  // (T *)__weft_spawn_object((void *)ptr): the IR pass finds the spawned
+  // call as the one whose `this` argument derives from the marker's result.
+  SourceLocation Loc = Ptr->getBeginLoc();
+  FPOptionsOverride FPO;
+  Expr *AsVoidPtr = ImplicitCastExpr::Create(Ctx, Ctx.VoidPtrTy, CK_BitCast,
+                                             Ptr, nullptr, VK_PRValue, FPO);
+  Expr *Marked = CallExpr::Create(Ctx, functionPointer(ObjectMarker, Loc),
+                                  {AsVoidPtr}, Ctx.VoidPtrTy, VK_PRValue, Loc,
+                                  FPO);
+  return ImplicitCastExpr::Create(Ctx, Ptr->getType(), CK_BitCast, Marked,
+                                  nullptr, VK_PRValue, FPO);
+}
+
+Expr *SpawnRewriter::markObjectGLValue(Expr *Object) {
+  SourceLocation Loc = Object->getBeginLoc();
+  QualType PtrTy = Ctx.getPointerType(Object->getType());
+  Expr *Addr = UnaryOperator::Create(Ctx, Object, UO_AddrOf, PtrTy, VK_PRValue,
+                                     OK_Ordinary, Loc, false,
+                                     FPOptionsOverride());
+  return UnaryOperator::Create(Ctx, markPointer(Addr), UO_Deref,
+                               Object->getType(), VK_LValue, OK_Ordinary, Loc,
+                               false, FPOptionsOverride());
+}
+
+void SpawnRewriter::markObject(MemberExpr *ME) {
+  if (ME->isArrow())
+    ME->setBase(markPointer(ME->getBase()));
+  else
+    ME->setBase(markObjectGLValue(ME->getBase()));
 }
 
 Expr *SpawnRewriter::functionPointer(FunctionDecl *FD, SourceLocation Loc) {

@@ -4,6 +4,7 @@
 // front end rewrites the AST before CodeGen sees each function:
 //
 //   x = fib(n - 1)   ==>   x = ((long (*)(long))__weft_spawn_marker((void *)fib))(n - 1)
+//   obj.m(a)         ==>   (*(S *)__weft_spawn_object((void *)&obj)).m(a)
 //   ;  (a sync)      ==>   __weft_sync_marker();
 //
 // The arguments are still evaluated by the original call, in the parent,
@@ -45,6 +46,9 @@ private:
   void handleSpawnDecl(clang::VarDecl *VD, const Mark &M, bool Dependent);
   void spawnCall(clang::CallExpr *CE, const Mark &M);
   clang::Expr *makeSyncCall(clang::SourceLocation Loc);
+  clang::Expr *markPointer(clang::Expr *Ptr);
+  clang::Expr *markObjectGLValue(clang::Expr *Object);
+  void markObject(clang::MemberExpr *ME);
   clang::Expr *functionPointer(clang::FunctionDecl *FD, clang::SourceLocation Loc);
   clang::FunctionDecl *makeMarker(llvm::StringRef Name, clang::QualType Ret,
                                   llvm::ArrayRef<clang::QualType> Params);
@@ -55,6 +59,7 @@ private:
   MarkTable &Marks;
   clang::FunctionDecl *SpawnMarker;
   clang::FunctionDecl *SyncMarker;
+  clang::FunctionDecl *ObjectMarker;
   llvm::SmallPtrSet<const clang::Stmt *, 32> WalkedBodies;
   llvm::SmallPtrSet<const clang::CallExpr *, 32> SpawnedCalls;
 };
