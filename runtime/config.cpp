@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sched.h>
 
 namespace weft {
@@ -32,6 +33,17 @@ unsigned long readNumber(const char *Name, unsigned long Lo, unsigned long Hi,
   return N;
 }
 
+FenceMode readFenceMode() {
+  const char *Value = std::getenv("WEFT_FENCES");
+  if (!Value || std::strcmp(Value, "auto") == 0)
+    return FenceMode::Auto;
+  if (std::strcmp(Value, "symmetric") == 0)
+    return FenceMode::Symmetric;
+  if (std::strcmp(Value, "asymmetric") == 0)
+    return FenceMode::Asymmetric;
+  invalid("WEFT_FENCES", Value, "auto, symmetric or asymmetric");
+}
+
 unsigned cpusInAffinityMask() {
   cpu_set_t Set;
   if (sched_getaffinity(0, sizeof(Set), &Set) != 0)
@@ -52,6 +64,7 @@ Config parse() {
   C.stack_bytes =
       readNumber("WEFT_STACK_KB", 64, 1u << 20, 8192,
                  "a stack size in KiB from 64 to 1048576") << 10;
+  C.fences = readFenceMode();
   return C;
 }
 

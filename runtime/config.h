@@ -6,6 +6,9 @@
 //   WEFT_STACK_KB=K    size of each fiber stack in KiB (default 8192)
 //   WEFT_STRESS=0|1    force steals: yield after pushes, never sleep, so the
 //                      slow clones, parking and joins run constantly
+//   WEFT_FENCES=auto|symmetric|asymmetric
+//                      how pop and steal are ordered (fence.h); auto uses
+//                      membarrier where the kernel offers it
 //
 // Every value is checked once, at program start; a bad value prints one
 // line naming the variable and exits with status 2.
@@ -22,11 +25,14 @@ namespace weft {
 /// never reused, so this also bounds distinct external threads over a run.
 inline constexpr unsigned kMaxWorkers = 512;
 
+enum class FenceMode { Auto, Symmetric, Asymmetric };
+
 struct Config {
   unsigned nworkers = 1;
   bool stats = false;
   bool stress = false;
   std::size_t stack_bytes = 8u << 20;
+  FenceMode fences = FenceMode::Auto;
 };
 
 /// Parses the environment once; later calls return the same settings.

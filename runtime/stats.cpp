@@ -22,6 +22,9 @@ void print_stats() {
     Sum.stacks.add(S.stacks.get());
     Sum.sleeps.add(S.sleeps.get());
   }
+  // The program's own output comes first, even when stdout is a pipe whose
+  // buffer would otherwise be flushed after this line.
+  std::fflush(stdout);
   std::fprintf(stderr,
                "weft-stats: workers=%u threads=%u spawns=%llu steals=%llu "
                "steal_attempts=%llu parks=%llu stacks=%llu sleeps=%llu "

@@ -12,8 +12,8 @@ long fib(long n) {
   long x, y;
   [[weft::spawn]] x = fib(n - 1);
   [[weft::spawn]] long z = fib(n - 2);
-  y = z;
   [[weft::sync]];
+  y = z; // a spawned result may be read only after the sync
   return x + y;
 }
 

@@ -16,6 +16,14 @@
 // BADS: weft: invalid WEFT_STATS='yes': expected 0 or 1
 // RUN: env WEFT_STRESS=2 sh -c '%t; test $? -eq 2' 2>&1 | FileCheck --check-prefix=BADX %s
 // BADX: weft: invalid WEFT_STRESS='2': expected 0 or 1
+// RUN: env WEFT_FENCES=fast sh -c '%t; test $? -eq 2' 2>&1 | FileCheck --check-prefix=BADF %s
+// BADF: weft: invalid WEFT_FENCES='fast': expected auto, symmetric or asymmetric
+// RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 WEFT_FENCES=symmetric %t 2>&1 | FileCheck --check-prefix=SYM %s
+// SYM: fib(22) = 17711
+// SYM: weft-stats: workers=2 {{.*}} fences=symmetric
+// RUN: env WEFT_NWORKERS=2 WEFT_STATS=1 WEFT_FENCES=asymmetric %t 2>&1 | FileCheck --check-prefix=ASYM %s
+// ASYM: fib(22) = 17711
+// ASYM: weft-stats: workers=2 {{.*}} fences=asymmetric
 // RUN: %weftcxx -O1 -fsanitize=leak %s -o %t.lsan
 // RUN: env WEFT_NWORKERS=4 WEFT_STRESS=1 %t.lsan 2>&1 | FileCheck --check-prefix=LSAN %s
 // LSAN: fib(22) = 17711

@@ -1,0 +1,195 @@
+//===- deque.h - Chase-Lev work-stealing deque ----------------------------===//
+//
+// The owner pushes and pops at the bottom; thieves steal the oldest element
+// at the top. Chase and Lev, "Dynamic circular work-stealing deque" (SPAA
+// 2005), with the memory orders of Le, Pop, Cohen and Zappa Nardelli,
+// "Correct and efficient work-stealing for weak memory models" (PPoPP 2013),
+// except that the pop/steal fence pair is asymmetric (fence.h): the owner
+// pays a compiler barrier, the thief a membarrier.
+//
+// Indices are 64-bit and only grow, so they never wrap in practice and
+// `bottom - top` is the size. The ring grows by doubling when full; a thief
+// may still be reading the old ring, so old rings are kept until the deque
+// is destroyed. Their total is less than the live ring's size, so the
+// deque's memory is at most twice its peak occupancy.
+//
+// Why our own deque rather than a library's: the fences are the whole cost
+// of a spawn, and no packaged deque offers the asymmetric pair; the owner's
+// pop must also tell "taken back" from "stolen" without touching the
+// element (docs/architecture.md, section 3).
+//
+// Elements are trivially copyable and pointer-sized (frames, in Weft).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_RUNTIME_DEQUE_H
+#define WEFT_RUNTIME_DEQUE_H
+
+#include "fence.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <type_traits>
+
+namespace weft {
+
+enum class StealResult {
+  Empty,   // nothing to steal
+  Lost,    // another thief, or the owner, took the element first
+  Success,
+};
+
+template <typename T> class Deque {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(void *),
+                "deque elements are pointer-sized and trivially copyable");
+
+public:
+  static constexpr std::int64_t kInitialCapacity = 256;
+
+  Deque() : ring_(Ring::create(kInitialCapacity, nullptr)) {}
+  ~Deque() {
+    Ring *R = ring_.load(std::memory_order_relaxed);
+    while (R) {
+      Ring *Older = R->older;
+      Ring::destroy(R);
+      R = Older;
+    }
+  }
+  Deque(const Deque &) = delete;
+  Deque &operator=(const Deque &) = delete;
+
+  /// Owner only. Never fails: grows the ring when full.
+  void push(T X) {
+    std::int64_t B = bottom_.load(std::memory_order_relaxed);
+    // Acquire: the slots below `top` may be reused only after the thieves
+    // that took them have read them (their CAS on top is seq_cst).
+    std::int64_t T0 = top_.load(std::memory_order_acquire);
+    Ring *R = ring_.load(std::memory_order_relaxed);
+    if (B - T0 >= R->capacity)
+      R = grow(R, T0, B);
+    R->put(B, X);
+    // Release: a thief that sees the new bottom sees the element, and
+    // everything the owner wrote before the push (the frame's contents).
+    bottom_.store(B + 1, std::memory_order_release);
+  }
+
+  /// Owner only. Takes back the newest element; returns T() if the deque is
+  /// empty or a thief took the last element.
+  T pop() {
+    std::int64_t B = bottom_.load(std::memory_order_relaxed) - 1;
+    Ring *R = ring_.load(std::memory_order_relaxed);
+    // Relaxed: thieves order this store against their read of bottom with
+    // the fence pair below, not with release/acquire.
+    bottom_.store(B, std::memory_order_relaxed);
+    light_fence(); // pairs with heavy_fence() in steal()
+    std::int64_t T0 = top_.load(std::memory_order_relaxed);
+    if (T0 > B) { // was empty
+      bottom_.store(B + 1, std::memory_order_relaxed);
+      return T();
+    }
+    T X = R->get(B);
+    if (T0 < B) // more than one element: no thief can reach slot B
+      return X;
+    // The last element: race the thieves for it on top. seq_cst keeps the
+    // CAS in the single total order with the thieves' CAS.
+    bool Won = top_.compare_exchange_strong(T0, T0 + 1, std::memory_order_seq_cst,
+                                            std::memory_order_relaxed);
+    bottom_.store(B + 1, std::memory_order_relaxed);
+    return Won ? X : T();
+  }
+
+  /// Any thread but the owner. Takes the oldest element into \p Out.
+  StealResult steal(T &Out) {
+    // Acquire: pairs with the seq_cst CAS of an earlier thief, so that the
+    // slot we read is not one the owner reused before that thief took it.
+    std::int64_t T0 = top_.load(std::memory_order_acquire);
+    // A cheap look first: an empty-looking deque is not worth a membarrier.
+    // A stale view only makes this steal miss, as if it had come earlier.
+    if (bottom_.load(std::memory_order_relaxed) <= T0)
+      return StealResult::Empty;
+    heavy_fence(); // pairs with light_fence() in pop()
+    // Acquire: pairs with push's release store; the element is visible.
+    std::int64_t B = bottom_.load(std::memory_order_acquire);
+    if (B <= T0)
+      return StealResult::Empty;
+    // Acquire: pairs with grow()'s release store of the new ring. An older
+    // ring still holds slot T0 unchanged if T0 is still the top.
+    Ring *R = ring_.load(std::memory_order_acquire);
+    T X = R->get(T0);
+    // seq_cst: one total order with the owner's CAS on the last element.
+    if (!top_.compare_exchange_strong(T0, T0 + 1, std::memory_order_seq_cst,
+                                      std::memory_order_relaxed))
+      return StealResult::Lost;
+    Out = X;
+    return StealResult::Success;
+  }
+
+  /// Any thread. A hint: may be stale in either direction.
+  bool maybe_nonempty() const {
+    return bottom_.load(std::memory_order_relaxed) >
+           top_.load(std::memory_order_relaxed);
+  }
+
+  /// Owner only (exact for the owner, which alone moves bottom).
+  std::int64_t size_hint() const {
+    std::int64_t N = bottom_.load(std::memory_order_relaxed) -
+                     top_.load(std::memory_order_relaxed);
+    return N > 0 ? N : 0;
+  }
+
+  /// Owner only: slots in the live ring.
+  std::int64_t capacity() const {
+    return ring_.load(std::memory_order_relaxed)->capacity;
+  }
+
+private:
+  /// A power-of-two circular array of slots; slot i is index i mod capacity.
+  /// Slots are atomics because a thief may read one the owner is about to
+  /// overwrite: that thief's CAS then fails and it discards what it read.
+  struct Ring {
+    std::int64_t capacity;
+    Ring *older; // the ring this one replaced, kept for late thieves
+    std::atomic<T> slots[1];
+
+    static Ring *create(std::int64_t Capacity, Ring *Older) {
+      std::size_t Bytes = offsetof(Ring, slots) + sizeof(std::atomic<T>) * Capacity;
+      void *Memory = ::operator new(Bytes, std::align_val_t{64});
+      auto *R = static_cast<Ring *>(Memory);
+      R->capacity = Capacity;
+      R->older = Older;
+      for (std::int64_t I = 0; I < Capacity; ++I)
+        new (&R->slots[I]) std::atomic<T>(T());
+      return R;
+    }
+    static void destroy(Ring *R) { ::operator delete(R, std::align_val_t{64}); }
+
+    // Relaxed: ordering comes from bottom (push/steal) and top (the CAS).
+    void put(std::int64_t I, T X) {
+      slots[I & (capacity - 1)].store(X, std::memory_order_relaxed);
+    }
+    T get(std::int64_t I) const {
+      return slots[I & (capacity - 1)].load(std::memory_order_relaxed);
+    }
+  };
+
+  /// Owner only: doubles the ring, copying the live elements [Top, Bottom).
+  Ring *grow(Ring *Old, std::int64_t Top, std::int64_t Bottom) {
+    Ring *New = Ring::create(Old->capacity * 2, Old);
+    for (std::int64_t I = Top; I < Bottom; ++I)
+      New->put(I, Old->get(I));
+    // Release: a thief that loads the new ring sees the copied slots.
+    ring_.store(New, std::memory_order_release);
+    return New;
+  }
+
+  // Thieves write top; only the owner writes bottom and ring. Each on its
+  // own cache line, so that steals do not invalidate the owner's bottom.
+  alignas(64) std::atomic<std::int64_t> top_{0};
+  alignas(64) std::atomic<std::int64_t> bottom_{0};
+  std::atomic<Ring *> ring_;
+};
+
+} // namespace weft
+
+#endif // WEFT_RUNTIME_DEQUE_H
