@@ -1,0 +1,60 @@
+// Shared by every benchmark variant: a wall-clock timer around the kernel
+// and one result line that bench/run.py parses. Each variant prints
+//   bench: result=<checked value> seconds=<kernel wall time> rss_kb=<peak>
+// Process start-up and input generation are outside the timed region; the
+// runtime's own start-up (thread pools) is inside it, for every runtime.
+#ifndef WEFT_BENCH_COMMON_H
+#define WEFT_BENCH_COMMON_H
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace bench {
+
+/// Threads for the runtimes that take a count (TBB); OpenMP reads
+/// OMP_NUM_THREADS and Weft WEFT_NWORKERS, which run.py sets alike.
+inline int threads() {
+  const char *V = std::getenv("BENCH_THREADS");
+  return V ? std::atoi(V) : 1;
+}
+
+inline long arg(int argc, char **argv, int I, long Default) {
+  return argc > I ? std::atol(argv[I]) : Default;
+}
+
+/// Peak resident set of this process image (VmHWM). getrusage's maxrss is
+/// no use here: Linux carries it across exec from the forking parent.
+inline long peak_rss_kb() {
+  std::FILE *F = std::fopen("/proc/self/status", "r");
+  if (!F)
+    return -1;
+  char Line[256];
+  long Kb = -1;
+  while (std::fgets(Line, sizeof Line, F))
+    if (std::strncmp(Line, "VmHWM:", 6) == 0)
+      Kb = std::atol(Line + 6);
+  std::fclose(F);
+  return Kb;
+}
+
+/// Hides a value from the optimizer, so that a pure kernel can be neither
+/// hoisted above the start of the timer nor sunk below its end.
+template <typename T> inline void launder(T &V) { asm volatile("" : "+r"(V) : : "memory"); }
+
+/// Times Kernel(Input) and prints the result line.
+template <typename Input, typename Kernel> void run(Input In, Kernel &&K) {
+  auto Start = std::chrono::steady_clock::now();
+  launder(In);
+  auto Result = K(In);
+  launder(Result);
+  auto End = std::chrono::steady_clock::now();
+  double Seconds = std::chrono::duration<double>(End - Start).count();
+  std::printf("bench: result=%lld seconds=%.6f rss_kb=%ld\n",
+              static_cast<long long>(Result), Seconds, peak_rss_kb());
+}
+
+} // namespace bench
+
+#endif // WEFT_BENCH_COMMON_H

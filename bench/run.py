@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Builds every benchmark variant and runs them side by side.
+
+Each benchmark is a folder with one file per runtime sharing one input:
+  NAME_cilk.cpp  -> "serial" (clang++ -O2, no plugin: the serial elision)
+                    and "weft" (weft-clang++ -O2)
+  NAME_tbb.cpp   -> "tbb"  (oneTBB task_group)
+  NAME_omp.cpp   -> "omp"  (clang++ -fopenmp, LLVM libomp)
+                    "gomp" (g++ -fopenmp, GCC libgomp)
+Runs are interleaved (round r runs every configuration once) so that the
+noise of a shared machine falls on all of them alike; the table reports
+medians, ratios to the serial elision, and peak RSS. Results must agree with
+the serial elision, or the run fails.
+
+  bench/run.py [--runs N] [--only fib,...] [--workers 1,2]
+
+The table replaces the marked section of docs/benchmarks.md; the plot is
+docs/benchmarks.png.
+
+Needs build/ (scripts/build.sh) and the peers from scripts/setup.sh.
+"""
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "build")
+OUT_DIR = os.path.join(BUILD, "bench")
+CLANGXX = "/usr/lib/llvm-19/bin/clang++"
+
+# name -> command-line arguments (the input) and a short description.
+BENCHMARKS = {
+    "fib": (["36"], "fib(36), no coarsening"),
+}
+
+
+def compile_commands(name):
+    """Yields (variant, command, binary) for the files the folder holds."""
+    src = os.path.join(ROOT, "bench", name)
+    inc = ["-I" + os.path.join(ROOT, "include")]
+    out = lambda v: os.path.join(OUT_DIR, f"{name}_{v}")
+    cilk = os.path.join(src, f"{name}_cilk.cpp")
+    if os.path.exists(cilk):
+        yield "serial", [CLANGXX, "-O2", *inc, cilk, "-o", out("serial")], out("serial")
+        yield "weft", [os.path.join(BUILD, "bin", "weft-clang++"), "-O2", cilk,
+                       "-o", out("weft")], out("weft")
+    tbb = os.path.join(src, f"{name}_tbb.cpp")
+    if os.path.exists(tbb):
+        yield "tbb", [CLANGXX, "-O2", tbb, "-o", out("tbb"), "-ltbb"], out("tbb")
+    omp = os.path.join(src, f"{name}_omp.cpp")
+    if os.path.exists(omp):
+        yield "omp", [CLANGXX, "-O2", "-fopenmp", omp, "-o", out("omp")], out("omp")
+        yield "gomp", ["g++", "-O2", "-fopenmp", omp, "-o", out("gomp")], out("gomp")
+
+
+def build(names):
+    os.makedirs(OUT_DIR, exist_ok=True)
+    binaries = {}
+    for name in names:
+        for variant, cmd, binary in compile_commands(name):
+            subprocess.run(cmd, check=True)
+            binaries[(name, variant)] = binary
+    return binaries
+
+
+def run_once(binary, args, workers):
+    env = dict(os.environ, WEFT_NWORKERS=str(workers), OMP_NUM_THREADS=str(workers),
+               BENCH_THREADS=str(workers))
+    proc = subprocess.run([binary, *args], env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"{binary} {' '.join(args)} failed ({proc.returncode}): {proc.stderr}")
+    fields = dict(kv.split("=", 1) for line in proc.stdout.splitlines()
+                  if line.startswith("bench:") for kv in line.split()[1:])
+    return fields["result"], float(fields["seconds"]), int(fields["rss_kb"])
+
+
+def configurations(binaries, names, workers):
+    for name in names:
+        for (bench, variant), binary in binaries.items():
+            if bench != name:
+                continue
+            for p in ([1] if variant == "serial" else workers):
+                yield name, variant, p, binary
+
+
+def measure(binaries, names, workers, runs):
+    samples = {}
+    configs = list(configurations(binaries, names, workers))
+    for r in range(runs):
+        for name, variant, p, binary in configs:
+            result, seconds, rss = run_once(binary, BENCHMARKS[name][0], p)
+            samples.setdefault((name, variant, p), []).append((result, seconds, rss))
+        print(f"bench: round {r + 1}/{runs} done", file=sys.stderr)
+    medians = {}
+    for key, values in samples.items():
+        results = {v[0] for v in values}
+        expected = samples[(key[0], "serial", 1)][0][0]
+        if results != {expected}:
+            sys.exit(f"{key}: results {results} differ from the serial elision's {expected}")
+        medians[key] = (statistics.median(v[1] for v in values), max(v[2] for v in values))
+    return medians
+
+
+def fmt(seconds):
+    return f"{seconds:.3f}" if seconds >= 0.01 else f"{seconds:.4f}"
+
+
+def splice(path, text, begin="<!-- results:begin -->", end="<!-- results:end -->"):
+    """Replaces what stands between the markers in path with text."""
+    doc = open(path).read()
+    head, rest = doc.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    with open(path, "w") as f:
+        f.write(head + begin + "\n" + text + end + tail)
+
+
+def write_table(medians, names, workers, runs, command, out):
+    pmax = max(workers)
+    lines = []
+    machine = f"{platform.node()}: {os.cpu_count()} CPUs, {platform.platform()}"
+    lines.append(f"Measured {time.strftime('%Y-%m-%d')} on {machine}; median of {runs} "
+                 f"interleaved runs. Command: `{command}`")
+    lines.append("")
+    head = ["benchmark", "Ts serial (s)"]
+    for p in workers:
+        head.append(f"Weft T{p} (s)")
+    head += ["T1/Ts", f"T1/T{pmax}"]
+    peers = ["tbb", "omp", "gomp"]
+    peer_names = {"tbb": "oneTBB", "omp": "OpenMP libomp", "gomp": "OpenMP libgomp"}
+    for peer in peers:
+        for p in workers:
+            head.append(f"{peer_names[peer]} T{p} (s)")
+    head += [f"peer T{pmax} / Weft T{pmax} (best peer)", "peak RSS Weft / serial (MiB)"]
+    lines.append("| " + " | ".join(head) + " |")
+    lines.append("|" + "---|" * len(head))
+    for name in names:
+        ts, rss_s = medians[(name, "serial", 1)]
+        row = [f"{name}: {BENCHMARKS[name][1]}", fmt(ts)]
+        for p in workers:
+            row.append(fmt(medians[(name, "weft", p)][0]))
+        t1 = medians[(name, "weft", 1)][0]
+        tp = medians[(name, "weft", pmax)][0]
+        row += [f"{t1 / ts:.2f}", f"{t1 / tp:.2f}"]
+        best_peer = None
+        for peer in peers:
+            for p in workers:
+                m = medians.get((name, peer, p))
+                row.append(fmt(m[0]) if m else "-")
+                if m and p == pmax:
+                    best_peer = m[0] if best_peer is None else min(best_peer, m[0])
+        row.append(f"{best_peer / tp:.1f}x" if best_peer else "-")
+        rss_w = max(medians[(name, "weft", p)][1] for p in workers)
+        row.append(f"{rss_w / 1024:.1f} / {rss_s / 1024:.1f}")
+        lines.append("| " + " | ".join(row) + " |")
+    splice(out, "\n".join(lines) + "\n")
+
+
+def write_plot(medians, names, workers, out_png):
+    data = out_png + ".dat"
+    pmax = max(workers)
+    with open(data, "w") as f:
+        f.write("bench T1/Ts speedup peer/weft\n")
+        for name in names:
+            ts = medians[(name, "serial", 1)][0]
+            t1 = medians[(name, "weft", 1)][0]
+            tp = medians[(name, "weft", pmax)][0]
+            peers = [medians[(name, v, pmax)][0] for v in ("tbb", "omp", "gomp")
+                     if (name, v, pmax) in medians]
+            f.write(f"{name} {t1 / ts:.3f} {t1 / tp:.3f} "
+                    f"{(min(peers) / tp) if peers else 0:.3f}\n")
+    script = f"""
+set terminal pngcairo size 900,420 font ",10"
+set output '{out_png}'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set logscale y
+set grid ytics
+set key top left
+set ylabel 'ratio (log scale)'
+set title 'Weft: work overhead T1/Ts, speedup T1/T{pmax}, best peer T{pmax} / Weft T{pmax}'
+plot '{data}' using 2:xtic(1) title 'T1/Ts (lower is better)', \\
+     '' using 3 title 'T1/T{pmax} speedup', \\
+     '' using 4 title 'best peer / Weft at P={pmax}'
+"""
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    os.remove(data)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--only", default=",".join(BENCHMARKS))
+    ap.add_argument("--workers", default="1,2")
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "benchmarks.md"))
+    ap.add_argument("--plot", default=os.path.join(ROOT, "docs", "benchmarks.png"))
+    a = ap.parse_args()
+    names = [n for n in a.only.split(",") if n]
+    for n in names:
+        if n not in BENCHMARKS:
+            sys.exit(f"unknown benchmark {n}; known: {', '.join(BENCHMARKS)}")
+    workers = [int(w) for w in a.workers.split(",")]
+    if 1 not in workers:
+        sys.exit("--workers must include 1 (T1 is the reference)")
+    command = "bench/run.py " + " ".join(sys.argv[1:])
+    binaries = build(names)
+    medians = measure(binaries, names, workers, a.runs)
+    write_table(medians, names, workers, a.runs, command.strip(), a.out)
+    write_plot(medians, names, workers, a.plot)
+    print(f"bench: results written to {a.out} and {a.plot}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
