@@ -75,12 +75,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "LowerSpawns.h"
+#include "SpawnLowering.h"
 
 #include "weft/frame_abi.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -94,382 +96,17 @@
 #define DEBUG_TYPE "weft-lower-spawns"
 
 using namespace llvm;
-
-STATISTIC(NumSpawningFunctions, "Functions split into fast and slow clones");
-STATISTIC(NumSpawns, "Spawned calls lowered");
-STATISTIC(NumSyncs, "Explicit syncs lowered");
+using weft::reportUnsupported;
+using weft::RuntimeDecls;
+using weft::SpawnLowering;
 
 namespace {
 
-/// The runtime entry points and coroutine intrinsics one module needs.
-struct RuntimeDecls {
-  FunctionCallee Push, Pop, SpawnStolen, SyncSlow, FrameComplete;
-  FunctionCallee FrameAlloc, FrameFree;
-  Function *CoroId, *CoroSize, *CoroBegin, *CoroSave, *CoroSuspend, *CoroEnd;
-
-  explicit RuntimeDecls(Module &M) {
-    LLVMContext &C = M.getContext();
-    Type *Ptr = PointerType::getUnqual(C);
-    Type *Void = Type::getVoidTy(C);
-    Type *Bool = Type::getInt1Ty(C);
-    Push = M.getOrInsertFunction("__weft_push", Void, Ptr);
-    Pop = M.getOrInsertFunction("__weft_pop", Bool);
-    SpawnStolen = M.getOrInsertFunction("__weft_spawn_stolen", Void, Ptr);
-    SyncSlow = M.getOrInsertFunction("__weft_sync_slow", Bool, Ptr);
-    FrameComplete = M.getOrInsertFunction("__weft_frame_complete", Void, Ptr);
-    FrameAlloc = M.getOrInsertFunction(weft::FrameAllocName, Ptr, Type::getInt64Ty(C));
-    FrameFree = M.getOrInsertFunction(weft::FrameFreeName, Void, Ptr);
-    if (auto *PopFn = dyn_cast<Function>(Pop.getCallee()))
-      PopFn->addRetAttr(Attribute::ZExt);
-    if (auto *SyncFn = dyn_cast<Function>(SyncSlow.getCallee()))
-      SyncFn->addRetAttr(Attribute::ZExt);
-    CoroId = Intrinsic::getDeclaration(&M, Intrinsic::coro_id);
-    CoroSize = Intrinsic::getDeclaration(&M, Intrinsic::coro_size,
-                                         {Type::getInt64Ty(C)});
-    CoroBegin = Intrinsic::getDeclaration(&M, Intrinsic::coro_begin);
-    CoroSave = Intrinsic::getDeclaration(&M, Intrinsic::coro_save);
-    CoroSuspend = Intrinsic::getDeclaration(&M, Intrinsic::coro_suspend);
-    CoroEnd = Intrinsic::getDeclaration(&M, Intrinsic::coro_end);
-  }
-};
-
-/// Reports an error the front end could not catch, at the instruction's
-/// source location when debug info has one. Clang prints it as an error
-/// naming the function, and the compilation fails.
-void reportUnsupported(Function &F, const Twine &Msg, const Instruction *At) {
-  DebugLoc Loc = At ? At->getDebugLoc() : DebugLoc();
-  F.getContext().diagnose(
-      DiagnosticInfoUnsupported(F, "weft: " + Msg, Loc, DS_Error));
-}
-
-/// One spawning function being rewritten.
-class SpawnLowering {
-public:
-  SpawnLowering(Function &F, RuntimeDecls &RT) : F(F), RT(RT) {}
-
-  /// Rewrites F into a pre-split coroutine. Returns false (after reporting)
-  /// if F uses something the lowering cannot handle.
-  bool run(ArrayRef<CallInst *> Spawns, ArrayRef<CallInst *> Syncs);
-
-private:
-  bool checkSupported(ArrayRef<CallInst *> Spawns);
-  void emitPrologue();
-  BasicBlock *getExit();
-  void branchToExit(IRBuilder<> &B, bool Suspended, Value *V);
-  void lowerSpawn(CallInst *Call);
-  void lowerSync(Instruction *Before);
-  void lowerReturn(ReturnInst *Ret);
-  Value *frameField(IRBuilder<> &B, unsigned Offset, const Twine &Name);
-  Value *loadStolen(IRBuilder<> &B);
-  Instruction *collectSpawnWindow(CallInst *Call);
-  void addSuspend(BasicBlock *From, Value *Save, BasicBlock *Resume);
-
-  Function &F;
-  RuntimeDecls &RT;
-  Type *RetTy = nullptr;
-  StructType *FrameTy = nullptr;
-  AllocaInst *Frame = nullptr;
-  Value *Mem = nullptr;
-  Value *Handle = nullptr;
-  BasicBlock *Exit = nullptr;
-  PHINode *ExitWasSuspended = nullptr;
-  PHINode *ExitValue = nullptr;
-};
-
-bool SpawnLowering::checkSupported(ArrayRef<CallInst *> Spawns) {
-  for (Instruction &I : instructions(F)) {
-    if (auto *AI = dyn_cast<AllocaInst>(&I)) {
-      if (!AI->isStaticAlloca()) {
-        reportUnsupported(F,
-                          "variable-length arrays and alloca() in a spawning "
-                          "function are not supported yet",
-                          AI);
-        return false;
-      }
-    }
-    if (auto *CB = dyn_cast<CallBase>(&I)) {
-      if (CB->isMustTailCall()) {
-        reportUnsupported(F, "musttail calls cannot appear in a spawning function",
-                          CB);
-        return false;
-      }
-      if (Function *Callee = CB->getCalledFunction()) {
-        StringRef Name = Callee->getName();
-        if (Name == "setjmp" || Name == "_setjmp" || Name == "sigsetjmp" ||
-            Name == "__sigsetjmp" || Name == "vfork") {
-          reportUnsupported(F, Name + "() cannot be called in a spawning function",
-                            CB);
-          return false;
-        }
-      }
-    }
-    if (isa<IndirectBrInst>(&I)) {
-      reportUnsupported(F, "computed goto cannot appear in a spawning function",
-                        &I);
-      return false;
-    }
-  }
-  if (F.isVarArg()) {
-    reportUnsupported(F, "a variadic function cannot spawn", nullptr);
-    return false;
-  }
-  return true;
-}
-
-Value *SpawnLowering::frameField(IRBuilder<> &B, unsigned Offset,
-                                 const Twine &Name) {
-  return B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Frame, Offset, Name);
-}
-
-Value *SpawnLowering::loadStolen(IRBuilder<> &B) {
-  // Only the frame's current owner reads this flag, and a thief writes it
-  // before it resumes the frame, so a plain load is enough.
-  Value *Flag = B.CreateLoad(
-      B.getInt8Ty(), frameField(B, WEFT_FRAME_STOLEN_OFFSET, "stolen.addr"),
-      "stolen");
-  return B.CreateICmpNE(Flag, B.getInt8(0), "is.stolen");
-}
-
-void SpawnLowering::emitPrologue() {
-  LLVMContext &C = F.getContext();
-  BasicBlock &Entry = F.getEntryBlock();
-  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-
-  auto *HeaderTy = ArrayType::get(B.getInt64Ty(), WEFT_FRAME_SIZE / 8);
-  SmallVector<Type *, 2> Fields = {HeaderTy};
-  if (!RetTy->isVoidTy())
-    Fields.push_back(RetTy);
-  FrameTy = StructType::create(C, Fields, (F.getName() + ".weft.frame").str());
-  Frame = B.CreateAlloca(FrameTy, nullptr, "weft.frame");
-  Frame->setAlignment(Align(16));
-
-  Value *Null = ConstantPointerNull::get(B.getPtrTy());
-  Value *Id = B.CreateCall(RT.CoroId, {B.getInt32(16), Frame, Null, Null},
-                           "weft.id");
-  Value *Size = B.CreateCall(RT.CoroSize, {}, "weft.size");
-  // The coroutine frame belongs in the fast clone's stack frame (see the
-  // file comment), but its size is only known after coro-split, and the
-  // frame builder rejects dynamic allocas; FrameToStack turns this call
-  // into an alloca once the size is a constant.
-  Mem = B.CreateCall(RT.FrameAlloc, {Size}, "weft.mem");
-  Handle = B.CreateCall(RT.CoroBegin, {Id, Mem}, "weft.hdl");
-
-  // Fresh frame: no steals, no children, not parked.
-  B.CreateStore(Handle, frameField(B, WEFT_FRAME_CORO_OFFSET, "coro.addr"));
-  for (unsigned Off = WEFT_FRAME_JOIN_OFFSET; Off < WEFT_FRAME_SIZE; Off += 8)
-    B.CreateStore(B.getInt64(0), frameField(B, Off, "hdr.word"));
-}
-
-/// The function's single exit. CoroSplit allows one fall-through coro.end,
-/// so every return path meets here: the fast clone's normal return (with
-/// its value), the slow clone's completion, and every suspend. In the slow
-/// clone coro.end becomes `ret void`: the slow clone returns to the
-/// scheduler. Only the fast clone gets past it; coming from a suspend, its
-/// parked stack was resumed after the slow clone stored the result.
-BasicBlock *SpawnLowering::getExit() {
-  if (Exit)
-    return Exit;
-  LLVMContext &C = F.getContext();
-  Exit = BasicBlock::Create(C, "weft.exit", &F);
-  BasicBlock *FromFrame = BasicBlock::Create(C, "weft.exit.result", &F);
-  BasicBlock *Direct = BasicBlock::Create(C, "weft.exit.direct", &F);
-  IRBuilder<> B(Exit);
-  ExitWasSuspended = B.CreatePHI(B.getInt1Ty(), 4, "weft.suspended");
-  if (!RetTy->isVoidTy())
-    ExitValue = B.CreatePHI(RetTy, 4, "weft.retval");
-  B.CreateCall(RT.CoroEnd, {Handle, B.getFalse(), ConstantTokenNone::get(C)});
-  B.CreateCondBr(ExitWasSuspended, FromFrame, Direct);
-
-  B.SetInsertPoint(Direct);
-  B.CreateCall(RT.FrameFree, {Mem});
-  if (ExitValue)
-    B.CreateRet(ExitValue);
-  else
-    B.CreateRetVoid();
-
-  B.SetInsertPoint(FromFrame);
-  Value *Result = nullptr;
-  if (ExitValue)
-    Result = B.CreateLoad(
-        RetTy, B.CreateStructGEP(FrameTy, Frame, 1, "result.addr"), "result");
-  B.CreateCall(RT.FrameFree, {Mem});
-  if (Result)
-    B.CreateRet(Result);
-  else
-    B.CreateRetVoid();
-  return Exit;
-}
-
-void SpawnLowering::branchToExit(IRBuilder<> &B, bool Suspended, Value *V) {
-  BasicBlock *Target = getExit();
-  BasicBlock *From = B.GetInsertBlock();
-  ExitWasSuspended->addIncoming(B.getInt1(Suspended), From);
-  if (ExitValue)
-    ExitValue->addIncoming(V ? V : PoisonValue::get(RetTy), From);
-  B.CreateBr(Target);
-}
-
-void SpawnLowering::addSuspend(BasicBlock *From, Value *Save,
-                               BasicBlock *Resume) {
-  LLVMContext &C = F.getContext();
-  BasicBlock *Suspended =
-      BasicBlock::Create(C, "weft.suspended", &F, From->getNextNode());
-  IRBuilder<> B(From);
-  Value *S = B.CreateCall(RT.CoroSuspend, {Save, B.getFalse()}, "weft.susp");
-  SwitchInst *Sw = B.CreateSwitch(S, Suspended, 1);
-  Sw->addCase(B.getInt8(0), Resume);
-  B.SetInsertPoint(Suspended);
-  branchToExit(B, /*Suspended=*/true, nullptr);
-}
-
-/// Returns the last instruction of the spawn's window: the store of the call
-/// result (with any conversion feeding it), or the call itself. Instructions
-/// between the call and that store that do not depend on the result (the
-/// destination's address, at -O0) are hoisted above the call: the
-/// destination is evaluated in the parent before the spawn.
-Instruction *SpawnLowering::collectSpawnWindow(CallInst *Call) {
-  if (Call->use_empty())
-    return Call;
-  SmallPtrSet<Instruction *, 8> DependsOnResult = {Call};
-  SmallVector<Instruction *, 8> Hoist;
-  for (Instruction *I = Call->getNextNode(); I && !I->isTerminator();
-       I = I->getNextNode()) {
-    bool Depends = any_of(I->operands(), [&](Value *Op) {
-      auto *OpI = dyn_cast<Instruction>(Op);
-      return OpI && DependsOnResult.count(OpI);
-    });
-    if (auto *SI = dyn_cast<StoreInst>(I);
-        SI && Depends && !DependsOnResult.count(
-                             dyn_cast_or_null<Instruction>(SI->getPointerOperand()))) {
-      bool OnlyFeedsStore = all_of(DependsOnResult, [&](Instruction *D) {
-        return all_of(D->users(), [&](User *U) {
-          return U == SI || DependsOnResult.count(cast<Instruction>(U));
-        });
-      });
-      if (!OnlyFeedsStore)
-        break;
-      for (Instruction *H : Hoist)
-        H->moveBefore(Call);
-      return SI;
-    }
-    if (Depends) {
-      if (I->mayHaveSideEffects())
-        break;
-      DependsOnResult.insert(I);
-    } else {
-      Hoist.push_back(I);
-    }
-  }
-  reportUnsupported(F,
-                    "the result of a spawned call must be stored directly "
-                    "into a variable or an lvalue",
-                    Call);
-  return Call;
-}
-
-void SpawnLowering::lowerSpawn(CallInst *Call) {
-  ++NumSpawns;
-  Instruction *WindowEnd = collectSpawnWindow(Call);
-  if (auto *ResultStore = dyn_cast<StoreInst>(WindowEnd)) {
-    // The result may be read only after the sync, and only through memory:
-    // if SROA promoted the destination, the value would flow as SSA to a
-    // phi before the sync, and coro-split would reload it at the resume
-    // point, where the thief runs while the child is still computing it.
-    // A volatile store keeps the destination in memory (in the frame).
-    ResultStore->setVolatile(true);
-  }
-  IRBuilder<> B(Call);
-  Value *Save = B.CreateCall(RT.CoroSave, {Handle}, "weft.save");
-  B.CreateCall(RT.Push, {Frame});
-
-  BasicBlock *Head = Call->getParent();
-  BasicBlock *Cont =
-      Head->splitBasicBlock(WindowEnd->getNextNode(), "weft.spawn.cont");
-  Head->getTerminator()->eraseFromParent();
-  BasicBlock *Stolen =
-      BasicBlock::Create(F.getContext(), "weft.spawn.stolen", &F, Cont);
-  B.SetInsertPoint(Head);
-  Value *Owned = B.CreateCall(RT.Pop, {}, "weft.owned");
-  B.CreateCondBr(Owned, Cont, Stolen);
-
-  B.SetInsertPoint(Stolen);
-  B.CreateCall(RT.SpawnStolen, {Frame});
-  addSuspend(Stolen, Save, Cont);
-}
-
-void SpawnLowering::lowerSync(Instruction *Before) {
-  BasicBlock *Head = Before->getParent();
-  BasicBlock *Done = Head->splitBasicBlock(Before, "weft.sync.done");
-  Head->getTerminator()->eraseFromParent();
-  LLVMContext &C = F.getContext();
-  BasicBlock *Slow = BasicBlock::Create(C, "weft.sync.slow", &F, Done);
-  BasicBlock *Wait = BasicBlock::Create(C, "weft.sync.wait", &F, Done);
-
-  // A fast clone at a sync was never stolen (a steal makes its next pop fail
-  // and it parks), so the sync costs one load and a branch.
-  IRBuilder<> B(Head);
-  B.CreateCondBr(loadStolen(B), Slow, Done);
-
-  B.SetInsertPoint(Slow);
-  Value *Save = B.CreateCall(RT.CoroSave, {Handle}, "weft.save");
-  Value *MustWait = B.CreateCall(RT.SyncSlow, {Frame}, "weft.wait");
-  B.CreateCondBr(MustWait, Wait, Done);
-  addSuspend(Wait, Save, Done);
-}
-
-void SpawnLowering::lowerReturn(ReturnInst *Ret) {
-  lowerSync(Ret); // every function syncs before it returns
-  BasicBlock *Head = Ret->getParent();
-  Value *Result = Ret->getReturnValue();
-  LLVMContext &C = F.getContext();
-  BasicBlock *Fast = BasicBlock::Create(C, "weft.finish.fast", &F);
-  BasicBlock *Slow = BasicBlock::Create(C, "weft.finish.slow", &F);
-  Ret->eraseFromParent();
-
-  IRBuilder<> B(Head);
-  B.CreateCondBr(loadStolen(B), Slow, Fast);
-
-  B.SetInsertPoint(Fast);
-  branchToExit(B, /*Suspended=*/false, Result);
-
-  B.SetInsertPoint(Slow);
-  if (Result)
-    B.CreateStore(Result, B.CreateStructGEP(FrameTy, Frame, 1, "result.addr"));
-  // After this call the parked fast clone may run and reuse the frame: the
-  // slow clone must not touch it again, and the exit's coro.end returns.
-  B.CreateCall(RT.FrameComplete, {Frame});
-  branchToExit(B, /*Suspended=*/false, nullptr);
-}
-
-bool SpawnLowering::run(ArrayRef<CallInst *> Spawns, ArrayRef<CallInst *> Syncs) {
-  if (!checkSupported(Spawns))
-    return false;
-  RetTy = F.getReturnType();
-  SmallVector<ReturnInst *, 4> Returns;
-  for (BasicBlock &BB : F)
-    if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
-      Returns.push_back(R);
-
-  emitPrologue();
-  for (CallInst *Call : Spawns)
-    lowerSpawn(Call);
-  for (CallInst *Sync : Syncs) {
-    ++NumSyncs;
-    lowerSync(Sync);
-    Sync->eraseFromParent();
-  }
-  for (ReturnInst *Ret : Returns)
-    lowerReturn(Ret);
-
-  F.addFnAttr(Attribute::PresplitCoroutine);
-  ++NumSpawningFunctions;
-  return true;
-}
-
 /// Resolves the spawn marks in F: each marker call wraps the callee of
-/// exactly one call, which becomes a direct (or plain indirect) call again.
+/// exactly one call (or invoke), which becomes a direct (or plain indirect)
+/// call again.
 bool collectSpawns(Function &F, Function *Marker,
-                   SmallVectorImpl<CallInst *> &Spawns) {
+                   SmallVectorImpl<CallBase *> &Spawns) {
   SmallVector<CallInst *, 8> Marks;
   for (User *U : Marker->users())
     if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getFunction() == &F)
@@ -487,15 +124,7 @@ bool collectSpawns(Function &F, Function *Marker,
     }
     Spawned->setCalledOperand(Mark->getArgOperand(0)->stripPointerCasts());
     Mark->eraseFromParent();
-    if (auto *Call = dyn_cast<CallInst>(Spawned)) {
-      Spawns.push_back(Call);
-      continue;
-    }
-    reportUnsupported(F,
-                      "a spawned call that may throw inside a try block or a "
-                      "scope with destructors is not supported yet",
-                      Spawned);
-    Ok = false;
+    Spawns.push_back(Spawned);
   }
   return Ok;
 }
@@ -530,7 +159,7 @@ CallBase *findMarkedMemberCall(CallInst *Mark) {
 /// Resolves the object marks in F (member calls): the marker returns its
 /// argument, so it is simply bypassed once the spawned call is known.
 bool collectMemberSpawns(Function &F, Function *Marker,
-                         SmallVectorImpl<CallInst *> &Spawns) {
+                         SmallVectorImpl<CallBase *> &Spawns) {
   SmallVector<CallInst *, 8> Marks;
   for (User *U : Marker->users())
     if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getFunction() == &F)
@@ -540,27 +169,34 @@ bool collectMemberSpawns(Function &F, Function *Marker,
     CallBase *Spawned = findMarkedMemberCall(Mark);
     Mark->replaceAllUsesWith(Mark->getArgOperand(0));
     Mark->eraseFromParent();
-    if (auto *Call = dyn_cast_or_null<CallInst>(Spawned)) {
-      Spawns.push_back(Call);
+    if (Spawned) {
+      Spawns.push_back(Spawned);
       continue;
     }
-    reportUnsupported(F,
-                      Spawned ? "a spawned call that may throw inside a try "
-                                "block or a scope with destructors is not "
-                                "supported yet"
-                              : "internal error: member spawn mark not "
-                                "attached to a call",
-                      Spawned);
+    reportUnsupported(F, "internal error: member spawn mark not attached to a call",
+                      nullptr);
     Ok = false;
   }
   return Ok;
 }
 
+/// The sync marks in F: calls, or invokes where the sync sits in a try
+/// block or a scope with destructors (the marker may throw, so that Clang
+/// tells us where an exception rethrown at the sync must go).
 void collectSyncs(Function &F, Function *Marker,
-                  SmallVectorImpl<CallInst *> &Syncs) {
+                  SmallVectorImpl<CallBase *> &Syncs) {
   for (User *U : Marker->users())
-    if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getFunction() == &F)
-      Syncs.push_back(CI);
+    if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getFunction() == &F)
+      Syncs.push_back(CB);
+}
+
+/// Drops a sync mark in a function that does not spawn (a no-op there).
+void dropSync(CallBase *Sync) {
+  if (auto *Invoke = dyn_cast<InvokeInst>(Sync)) {
+    BranchInst::Create(Invoke->getNormalDest(), Invoke);
+    Invoke->getUnwindDest()->removePredecessor(Invoke->getParent());
+  }
+  Sync->eraseFromParent();
 }
 
 } // namespace
@@ -578,13 +214,13 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function *Marker : {SpawnMarker, ObjectMarker, SyncMarker})
     if (Marker)
       for (User *U : Marker->users())
-        if (auto *CI = dyn_cast<CallInst>(U))
-          if (!is_contained(Worklist, CI->getFunction()))
-            Worklist.push_back(CI->getFunction());
+        if (auto *CB = dyn_cast<CallBase>(U))
+          if (!is_contained(Worklist, CB->getFunction()))
+            Worklist.push_back(CB->getFunction());
 
   RuntimeDecls RT(M);
   for (Function *F : Worklist) {
-    SmallVector<CallInst *, 8> Spawns, Syncs;
+    SmallVector<CallBase *, 8> Spawns, Syncs;
     bool Ok = !SpawnMarker || collectSpawns(*F, SpawnMarker, Spawns);
     Ok &= !ObjectMarker || collectMemberSpawns(*F, ObjectMarker, Spawns);
     if (SyncMarker)
@@ -597,8 +233,8 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
     }
     // No spawn (a sync in a function that never spawns is a no-op), or an
     // error was reported: drop whatever marks are left.
-    for (CallInst *Sync : Syncs)
-      Sync->eraseFromParent();
+    for (CallBase *Sync : Syncs)
+      dropSync(Sync);
   }
   for (Function *Marker : {SpawnMarker, ObjectMarker, SyncMarker})
     if (Marker && Marker->use_empty())

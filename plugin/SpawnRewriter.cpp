@@ -46,12 +46,16 @@ const Expr *stripImplicit(const Expr *E) {
 SpawnRewriter::SpawnRewriter(ASTContext &Ctx)
     : Ctx(Ctx), Marks(MarkTable::get()) {
   SpawnMarker = makeMarker(SpawnMarkerName, Ctx.VoidPtrTy, {Ctx.VoidPtrTy});
-  SyncMarker = makeMarker(SyncMarkerName, Ctx.VoidTy, {});
+  // The sync marker may throw: Clang then emits it as an invoke wherever the
+  // sync sits in a try block or a scope with destructors, which tells the
+  // IR pass where an exception rethrown at the sync must go.
+  SyncMarker = makeMarker(SyncMarkerName, Ctx.VoidTy, {}, /*MayThrow=*/true);
   ObjectMarker = makeMarker(ObjectMarkerName, Ctx.VoidPtrTy, {Ctx.VoidPtrTy});
 }
 
 FunctionDecl *SpawnRewriter::makeMarker(StringRef Name, QualType Ret,
-                                        ArrayRef<QualType> Params) {
+                                        ArrayRef<QualType> Params,
+                                        bool MayThrow) {
   FunctionProtoType::ExtProtoInfo EPI;
   QualType FnTy = Ctx.getFunctionType(Ret, Params, EPI);
   auto *FD = FunctionDecl::Create(
@@ -68,10 +72,11 @@ FunctionDecl *SpawnRewriter::makeMarker(StringRef Name, QualType Ret,
   }
   FD->setParams(Parms);
   FD->setImplicit(true);
-  // The IR name must be exactly Name in C and C++ alike, and calls to the
-  // markers must never become invokes.
+  // The IR name must be exactly Name in C and C++ alike. A spawn marker
+  // wraps the callee, so a call to it must never become an invoke.
   FD->addAttr(AsmLabelAttr::CreateImplicit(Ctx, Name, /*IsLiteralLabel=*/false));
-  FD->addAttr(NoThrowAttr::CreateImplicit(Ctx));
+  if (!MayThrow)
+    FD->addAttr(NoThrowAttr::CreateImplicit(Ctx));
   return FD;
 }
 
@@ -90,7 +95,7 @@ void SpawnRewriter::rewriteBody(FunctionDecl *FD) {
   Stmt *Body = FD->getBody();
   if (!Body || !WalkedBodies.insert(Body).second)
     return;
-  BodyWalk Walk{FD->isDependentContext(), {}};
+  BodyWalk Walk{FD->isDependentContext(), {}, {}};
   walk(Body, Walk);
   if (Body != FD->getBody())
     FD->setBody(Body);
@@ -110,6 +115,9 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
   }
   if (auto *DS = dyn_cast<DeclStmt>(S)) {
     for (Decl *D : DS->decls())
+      if (auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
+        Walk.VariableInits.insert(stripImplicit(VD->getInit()));
+    for (Decl *D : DS->decls())
       if (auto *VD = dyn_cast<VarDecl>(D))
         if (Mark *M = Marks.find(MarkKind::Spawn, fileLoc(VD->getLocation()))) {
           M->Matched = true;
@@ -121,22 +129,23 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
     Mark *M = Marks.find(MarkKind::Spawn, fileLoc(E->getBeginLoc()));
     if (M && Walk.Handled.insert(M).second) {
       M->Matched = true;
-      handleSpawnExpr(E, *M, Dependent);
+      handleSpawnExpr(E, *M, Walk);
     }
   }
   for (Stmt *&Child : S->children())
     walk(Child, Walk);
 }
 
-void SpawnRewriter::handleSpawnExpr(Expr *E, const Mark &M, bool Dependent) {
-  if (Dependent)
+void SpawnRewriter::handleSpawnExpr(Expr *E, const Mark &M, BodyWalk &Walk) {
+  if (Walk.Dependent)
     return; // checked again on each instantiation
   const Expr *Inner = stripImplicit(E);
+  bool InitializesVariable = Walk.VariableInits.count(Inner);
   if (const auto *Assign = dyn_cast<BinaryOperator>(Inner);
       Assign && Assign->getOpcode() == BO_Assign)
     Inner = stripImplicit(Assign->getRHS());
   if (const auto *CE = dyn_cast<CallExpr>(Inner)) {
-    spawnCall(const_cast<CallExpr *>(CE), M);
+    spawnCall(const_cast<CallExpr *>(CE), M, InitializesVariable);
     return;
   }
   error(M.Written, "a spawn must be followed by a function call, or be "
@@ -153,23 +162,28 @@ void SpawnRewriter::handleSpawnDecl(VarDecl *VD, const Mark &M, bool Dependent) 
   }
   const Expr *Init = VD->getInit() ? stripImplicit(VD->getInit()) : nullptr;
   if (const auto *CE = dyn_cast_or_null<CallExpr>(Init)) {
-    spawnCall(const_cast<CallExpr *>(CE), M);
+    spawnCall(const_cast<CallExpr *>(CE), M, /*InitializesVariable=*/true);
     return;
   }
   error(M.Written, "the initialiser of a spawned declaration must be a "
                    "function call");
 }
 
-void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M) {
+void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
+                              bool InitializesVariable) {
   if (!SpawnedCalls.insert(CE).second)
     return;
   if (CE->getBuiltinCallee()) {
     error(M.Written, "a builtin function cannot be spawned");
     return;
   }
-  if (CE->getType()->isRecordType()) {
-    error(M.Written, "spawned calls returning a struct or class by value are "
-                     "not supported yet");
+  if (CE->getType()->isRecordType() && Ctx.getLangOpts().CPlusPlus &&
+      !CE->getType().isTriviallyCopyableType(Ctx) && !InitializesVariable) {
+    // Copy elision constructs a new variable in place, inside the spawn;
+    // an assignment would run operator= in the continuation.
+    error(M.Written, "a spawned call returning a class that is not trivially "
+                     "copyable must initialise a new variable "
+                     "('T x = cilk_spawn f();')");
     return;
   }
   if (auto *Member = dyn_cast<CXXMemberCallExpr>(CE)) {

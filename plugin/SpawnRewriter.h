@@ -40,18 +40,20 @@ private:
   struct BodyWalk {
     bool Dependent;                            // a template pattern
     llvm::SmallPtrSet<const Mark *, 8> Handled; // marks applied in this body
+    llvm::SmallPtrSet<const clang::Expr *, 8> VariableInits;
   };
   void walk(clang::Stmt *&S, BodyWalk &Walk);
-  void handleSpawnExpr(clang::Expr *E, const Mark &M, bool Dependent);
+  void handleSpawnExpr(clang::Expr *E, const Mark &M, BodyWalk &Walk);
   void handleSpawnDecl(clang::VarDecl *VD, const Mark &M, bool Dependent);
-  void spawnCall(clang::CallExpr *CE, const Mark &M);
+  void spawnCall(clang::CallExpr *CE, const Mark &M, bool InitializesVariable);
   clang::Expr *makeSyncCall(clang::SourceLocation Loc);
   clang::Expr *markPointer(clang::Expr *Ptr);
   clang::Expr *markObjectGLValue(clang::Expr *Object);
   void markObject(clang::MemberExpr *ME);
   clang::Expr *functionPointer(clang::FunctionDecl *FD, clang::SourceLocation Loc);
   clang::FunctionDecl *makeMarker(llvm::StringRef Name, clang::QualType Ret,
-                                  llvm::ArrayRef<clang::QualType> Params);
+                                  llvm::ArrayRef<clang::QualType> Params,
+                                  bool MayThrow = false);
   void error(clang::SourceLocation Loc, llvm::StringRef Msg);
   clang::SourceLocation fileLoc(clang::SourceLocation Loc) const;
 

@@ -39,6 +39,9 @@ struct Frame {
   std::uint32_t steals;
   std::uint8_t stolen;
   std::uint8_t reserved[3];
+  // An exception a child or the slow clone left for the sync or for the
+  // parked fast clone (a std::exception_ptr on the heap; exceptions.cpp).
+  std::atomic<void *> exception;
 
   /// Enters the slow clone at the frame's current resume point.
   void resume() {
@@ -55,6 +58,7 @@ static_assert(offsetof(Frame, join) == WEFT_FRAME_JOIN_OFFSET);
 static_assert(offsetof(Frame, park) == WEFT_FRAME_PARK_OFFSET);
 static_assert(offsetof(Frame, steals) == WEFT_FRAME_STEALS_OFFSET);
 static_assert(offsetof(Frame, stolen) == WEFT_FRAME_STOLEN_OFFSET);
+static_assert(offsetof(Frame, exception) == WEFT_FRAME_EXCEPTION_OFFSET);
 static_assert(sizeof(Frame) == WEFT_FRAME_SIZE);
 static_assert(alignof(Frame) <= WEFT_FRAME_ALIGN);
 static_assert(std::atomic<std::int64_t>::is_always_lock_free);

@@ -27,7 +27,8 @@ extern "C" {
 #define WEFT_FRAME_PARK_OFFSET 16
 #define WEFT_FRAME_STEALS_OFFSET 24
 #define WEFT_FRAME_STOLEN_OFFSET 28
-#define WEFT_FRAME_SIZE 32
+#define WEFT_FRAME_EXCEPTION_OFFSET 32
+#define WEFT_FRAME_SIZE 40
 #define WEFT_FRAME_ALIGN 8
 
 /* Entry points the IR pass calls. Their contracts are documented in
@@ -37,6 +38,11 @@ bool __weft_pop(void);
 void __weft_spawn_stolen(void *frame);
 bool __weft_sync_slow(void *frame);
 void __weft_frame_complete(void *frame);
+void __weft_catch(void *frame, void *exception);
+#ifdef __cplusplus
+[[noreturn]]
+#endif
+void __weft_rethrow(void *frame);
 
 #ifdef __cplusplus
 }

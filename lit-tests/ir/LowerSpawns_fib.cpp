@@ -1,14 +1,19 @@
 // Verify that the front end marks exactly the spawned call and the sync, that
 // weft-lower-spawns brackets the spawned call with a push and a pop and turns
 // the function into a pre-split coroutine (the result store volatile, so the
-// result stays in memory until the sync), and that after coro-split the fast
-// clone keeps the push/pop while a slow clone (.resume) with a resume dispatch
-// exists. Functions without spawns are untouched and no marker survives.
+// result stays in memory until the sync), that a spawned call that may throw
+// becomes an invoke whose landing pad records the exception and pops, that
+// code built with -fno-exceptions gets no landing pad at all, and that after
+// coro-split the fast clone keeps the push/pop while a slow clone (.resume)
+// with a resume dispatch exists. Functions without spawns are untouched and
+// no marker survives.
 //
 // RUN: %clangxx -fplugin=%plugin -O1 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.ll
 // RUN: FileCheck --check-prefix=MARKS %s < %t.ll
 // RUN: %opt-weft -passes=weft-lower-spawns -S %t.ll | FileCheck --check-prefix=LOWER %s
 // RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup,weft-frame-to-stack' -S %t.ll | FileCheck --check-prefix=SPLIT %s
+// RUN: %clangxx -fplugin=%plugin -fno-exceptions -O1 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.noeh.ll
+// RUN: %opt-weft -passes=weft-lower-spawns -S %t.noeh.ll | FileCheck --check-prefix=NOEH %s
 #include <cilk/cilk.h>
 
 long fib(long n) {
@@ -39,10 +44,17 @@ long plain(long n) { return n + 1; }
 // LOWER: call ptr @llvm.coro.begin(
 // LOWER: %[[SAVE:.*]] = call token @llvm.coro.save(
 // LOWER-NEXT: call void @__weft_push(
-// LOWER-NEXT: %[[X:.*]] = call {{.*}}i64 @_Z3fibl(
+// LOWER-NEXT: %[[X:.*]] = invoke {{.*}}i64 @_Z3fibl(
+// LOWER-NEXT: to label %[[OK:.*]] unwind label %[[UNWIND:.*]]
+// LOWER: [[OK]]:
 // LOWER-NEXT: store volatile i64 %[[X]]
 // LOWER-NEXT: %[[OWNED:.*]] = call i1 @__weft_pop()
 // LOWER-NEXT: br i1 %[[OWNED]], label %[[CONT:.*]], label %[[STOLEN:.*]]
+// LOWER: [[UNWIND]]:
+// LOWER-NEXT: landingpad
+// LOWER-NEXT: catch ptr null
+// LOWER: call void @__weft_catch(
+// LOWER-NEXT: call i1 @__weft_pop()
 // LOWER: [[STOLEN]]:
 // LOWER-NEXT: call void @__weft_spawn_stolen(
 // LOWER-NEXT: call i8 @llvm.coro.suspend(token %[[SAVE]], i1 false)
@@ -53,10 +65,17 @@ long plain(long n) { return n + 1; }
 // LOWER: ret i64
 // LOWER: attributes #[[ATTRS]] = {{.*}}presplitcoroutine
 
+// NOEH-LABEL: define {{.*}} @_Z3fibl(
+// NOEH: call void @__weft_push(
+// NOEH-NEXT: call {{.*}}i64 @_Z3fibl(
+// NOEH-NOT: landingpad
+// NOEH-NOT: invoke
+// NOEH-LABEL: define {{.*}} @_Z5plainl(
+
 // SPLIT-LABEL: define {{.*}} @_Z3fibl(
 // SPLIT: alloca [{{[0-9]+}} x i8], align 16
 // SPLIT: call void @__weft_push(
-// SPLIT-NEXT: call {{.*}}i64 @_Z3fibl(
+// SPLIT-NEXT: {{call|invoke}} {{.*}}i64 @_Z3fibl(
 // SPLIT: call i1 @__weft_pop()
 // SPLIT-NOT: call ptr @__weft_frame_alloc
 // SPLIT-LABEL: define internal fastcc void @_Z3fibl.resume(

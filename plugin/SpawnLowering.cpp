@@ -1,0 +1,448 @@
+//===- SpawnLowering.cpp - One spawning function into a pre-split coroutine -===//
+//
+// The frame, the steal points, the syncs and the returns. LowerSpawns.cpp
+// has the strategy and the before/after sketch; SpawnExceptions.cpp the
+// unwinding paths.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SpawnLowering.h"
+#include "LowerSpawns.h"
+
+#include "weft/frame_abi.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#define DEBUG_TYPE "weft-lower-spawns"
+
+using namespace llvm;
+
+STATISTIC(NumSpawningFunctions, "Functions split into fast and slow clones");
+STATISTIC(NumSpawns, "Spawned calls lowered");
+STATISTIC(NumSyncs, "Explicit syncs lowered");
+
+namespace weft {
+
+RuntimeDecls::RuntimeDecls(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  Type *Void = Type::getVoidTy(C);
+  Type *Bool = Type::getInt1Ty(C);
+  Push = M.getOrInsertFunction("__weft_push", Void, Ptr);
+  Pop = M.getOrInsertFunction("__weft_pop", Bool);
+  SpawnStolen = M.getOrInsertFunction("__weft_spawn_stolen", Void, Ptr);
+  SyncSlow = M.getOrInsertFunction("__weft_sync_slow", Bool, Ptr);
+  FrameComplete = M.getOrInsertFunction("__weft_frame_complete", Void, Ptr);
+  FrameAlloc = M.getOrInsertFunction(FrameAllocName, Ptr, Type::getInt64Ty(C));
+  FrameFree = M.getOrInsertFunction(FrameFreeName, Void, Ptr);
+  Catch = M.getOrInsertFunction("__weft_catch", Void, Ptr, Ptr);
+  Rethrow = M.getOrInsertFunction("__weft_rethrow", Void, Ptr);
+  // Only __weft_rethrow unwinds; the others must stay plain calls when the
+  // lowering turns a function's may-throw calls into invokes.
+  for (FunctionCallee Fn : {Push, Pop, SpawnStolen, SyncSlow, FrameComplete,
+                            FrameAlloc, FrameFree, Catch})
+    if (auto *Decl = dyn_cast<Function>(Fn.getCallee()))
+      Decl->setDoesNotThrow();
+  if (auto *Decl = dyn_cast<Function>(Rethrow.getCallee()))
+    Decl->setDoesNotReturn();
+  for (FunctionCallee Fn : {Pop, SyncSlow})
+    if (auto *Decl = dyn_cast<Function>(Fn.getCallee()))
+      Decl->addRetAttr(Attribute::ZExt);
+  CoroId = Intrinsic::getDeclaration(&M, Intrinsic::coro_id);
+  CoroSize = Intrinsic::getDeclaration(&M, Intrinsic::coro_size,
+                                       {Type::getInt64Ty(C)});
+  CoroBegin = Intrinsic::getDeclaration(&M, Intrinsic::coro_begin);
+  CoroSave = Intrinsic::getDeclaration(&M, Intrinsic::coro_save);
+  CoroSuspend = Intrinsic::getDeclaration(&M, Intrinsic::coro_suspend);
+  CoroEnd = Intrinsic::getDeclaration(&M, Intrinsic::coro_end);
+}
+
+void reportUnsupported(Function &F, const Twine &Msg, const Instruction *At) {
+  DebugLoc Loc = At ? At->getDebugLoc() : DebugLoc();
+  F.getContext().diagnose(
+      DiagnosticInfoUnsupported(F, "weft: " + Msg, Loc, DS_Error));
+}
+
+bool SpawnLowering::checkSupported() {
+  for (Instruction &I : instructions(F)) {
+    if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+      if (!AI->isStaticAlloca()) {
+        reportUnsupported(F,
+                          "variable-length arrays and alloca() in a spawning "
+                          "function are not supported yet",
+                          AI);
+        return false;
+      }
+    }
+    if (auto *CB = dyn_cast<CallBase>(&I)) {
+      if (CB->isMustTailCall()) {
+        reportUnsupported(F, "musttail calls cannot appear in a spawning function",
+                          CB);
+        return false;
+      }
+      if (Function *Callee = CB->getCalledFunction()) {
+        StringRef Name = Callee->getName();
+        if (Name == "setjmp" || Name == "_setjmp" || Name == "sigsetjmp" ||
+            Name == "__sigsetjmp" || Name == "vfork") {
+          reportUnsupported(F, Name + "() cannot be called in a spawning function",
+                            CB);
+          return false;
+        }
+      }
+    }
+    if (isa<IndirectBrInst>(&I)) {
+      reportUnsupported(F, "computed goto cannot appear in a spawning function",
+                        &I);
+      return false;
+    }
+  }
+  if (F.isVarArg()) {
+    reportUnsupported(F, "a variadic function cannot spawn", nullptr);
+    return false;
+  }
+  return true;
+}
+
+Value *SpawnLowering::frameField(IRBuilder<> &B, unsigned Offset,
+                                 const Twine &Name) {
+  return B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Frame, Offset, Name);
+}
+
+Value *SpawnLowering::loadStolen(IRBuilder<> &B) {
+  // Only the frame's current owner reads this flag, and a thief writes it
+  // before it resumes the frame, so a plain load is enough.
+  Value *Flag = B.CreateLoad(
+      B.getInt8Ty(), frameField(B, WEFT_FRAME_STOLEN_OFFSET, "stolen.addr"),
+      "stolen");
+  return B.CreateICmpNE(Flag, B.getInt8(0), "is.stolen");
+}
+
+void SpawnLowering::emitPrologue() {
+  LLVMContext &C = F.getContext();
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+
+  auto *HeaderTy = ArrayType::get(B.getInt64Ty(), WEFT_FRAME_SIZE / 8);
+  SmallVector<Type *, 2> Fields = {HeaderTy};
+  if (!RetTy->isVoidTy())
+    Fields.push_back(RetTy);
+  FrameTy = StructType::create(C, Fields, (F.getName() + ".weft.frame").str());
+  Frame = B.CreateAlloca(FrameTy, nullptr, "weft.frame");
+  Frame->setAlignment(Align(16));
+
+  Value *Null = ConstantPointerNull::get(B.getPtrTy());
+  Value *Id = B.CreateCall(RT.CoroId, {B.getInt32(16), Frame, Null, Null},
+                           "weft.id");
+  Value *Size = B.CreateCall(RT.CoroSize, {}, "weft.size");
+  // The coroutine frame belongs in the fast clone's stack frame (see
+  // LowerSpawns.cpp), but its size is only known after coro-split, and the
+  // frame builder rejects dynamic allocas; FrameToStack turns this call
+  // into an alloca once the size is a constant.
+  Mem = B.CreateCall(RT.FrameAlloc, {Size}, "weft.mem");
+  Handle = B.CreateCall(RT.CoroBegin, {Id, Mem}, "weft.hdl");
+
+  // Fresh frame: no steals, no children, not parked, no exception.
+  B.CreateStore(Handle, frameField(B, WEFT_FRAME_CORO_OFFSET, "coro.addr"));
+  for (unsigned Off = WEFT_FRAME_JOIN_OFFSET; Off < WEFT_FRAME_SIZE; Off += 8)
+    B.CreateStore(B.getInt64(0), frameField(B, Off, "hdr.word"));
+}
+
+/// The function's single exit. CoroSplit allows one fall-through coro.end,
+/// so every return path meets here: the fast clone's normal return (with
+/// its value), the slow clone's completion, and every suspend. In the slow
+/// clone coro.end becomes `ret void`: the slow clone returns to the
+/// scheduler. Only the fast clone gets past it; coming from a suspend, its
+/// parked stack was resumed after the slow clone stored the result.
+BasicBlock *SpawnLowering::getExit() {
+  if (Exit)
+    return Exit;
+  LLVMContext &C = F.getContext();
+  Exit = BasicBlock::Create(C, "weft.exit", &F);
+  BasicBlock *FromFrame = BasicBlock::Create(C, "weft.exit.result", &F);
+  BasicBlock *Direct = BasicBlock::Create(C, "weft.exit.direct", &F);
+  IRBuilder<> B(Exit);
+  ExitWasSuspended = B.CreatePHI(B.getInt1Ty(), 4, "weft.suspended");
+  if (!RetTy->isVoidTy())
+    ExitValue = B.CreatePHI(RetTy, 4, "weft.retval");
+  B.CreateCall(RT.CoroEnd, {Handle, B.getFalse(), ConstantTokenNone::get(C)});
+  B.CreateCondBr(ExitWasSuspended, FromFrame, Direct);
+
+  B.SetInsertPoint(Direct);
+  B.CreateCall(RT.FrameFree, {Mem});
+  if (ExitValue)
+    B.CreateRet(ExitValue);
+  else
+    B.CreateRetVoid();
+
+  B.SetInsertPoint(FromFrame);
+  if (Unwinds)
+    rethrowAfterPark(B);
+  Value *Result = nullptr;
+  if (ExitValue)
+    Result = B.CreateLoad(
+        RetTy, B.CreateStructGEP(FrameTy, Frame, 1, "result.addr"), "result");
+  B.CreateCall(RT.FrameFree, {Mem});
+  if (Result)
+    B.CreateRet(Result);
+  else
+    B.CreateRetVoid();
+  return Exit;
+}
+
+void SpawnLowering::branchToExit(IRBuilder<> &B, bool Suspended, Value *V) {
+  BasicBlock *Target = getExit();
+  BasicBlock *From = B.GetInsertBlock();
+  ExitWasSuspended->addIncoming(B.getInt1(Suspended), From);
+  if (ExitValue)
+    ExitValue->addIncoming(V ? V : PoisonValue::get(RetTy), From);
+  B.CreateBr(Target);
+}
+
+void SpawnLowering::addSuspend(BasicBlock *From, Value *Save,
+                               BasicBlock *Resume) {
+  LLVMContext &C = F.getContext();
+  BasicBlock *Suspended =
+      BasicBlock::Create(C, "weft.suspended", &F, From->getNextNode());
+  IRBuilder<> B(From);
+  Value *S = B.CreateCall(RT.CoroSuspend, {Save, B.getFalse()}, "weft.susp");
+  SwitchInst *Sw = B.CreateSwitch(S, Suspended, 1);
+  Sw->addCase(B.getInt8(0), Resume);
+  B.SetInsertPoint(Suspended);
+  branchToExit(B, /*Suspended=*/true, nullptr);
+}
+
+/// Returns the last instruction of the spawn's window: what the victim runs
+/// after the child returns and before it pops, scanning from \p First (after
+/// the call, or at the start of an invoke's normal destination). That is
+/// the call, the pure instructions computing on its result (conversions,
+/// extractvalue), the stores of those values, and copies out of a temporary
+/// the window filled (a struct assigned through a temporary). Every store
+/// and copy becomes volatile: a result may be read only after the sync, and
+/// only through memory; if SROA promoted the destination, the value would
+/// flow as SSA to a phi before the sync, and coro-split would reload it at
+/// the resume point, where the thief runs while the child is still
+/// computing it. Instructions in between that do not depend on the result
+/// (the destination's address) are hoisted above the call: the destination
+/// is evaluated in the parent before the spawn. Returns null if the result
+/// escapes in any other way.
+Instruction *SpawnLowering::collectSpawnWindow(
+    CallBase *Call, Instruction *First, SmallVectorImpl<Instruction *> &Window) {
+  SmallPtrSet<Value *, 8> Values = {Call}; // SSA values computed from the result
+  SmallPtrSet<Value *, 4> Filled;          // objects the window wrote
+  if (Call->arg_size() && Call->paramHasAttr(0, Attribute::StructRet))
+    Filled.insert(getUnderlyingObject(Call->getArgOperand(0)));
+  Instruction *End = Call;
+  Window.push_back(Call);
+  SmallVector<Instruction *, 8> Others;
+  for (Instruction *I = First; !I->isTerminator(); I = I->getNextNode()) {
+    bool ReadsResult =
+        any_of(I->operands(), [&](Value *Op) { return Values.count(Op); });
+    if (auto *Copy = dyn_cast<MemTransferInst>(I);
+        Copy && Filled.count(getUnderlyingObject(Copy->getSource()))) {
+      Copy->setVolatile(ConstantInt::getTrue(F.getContext()));
+      Filled.insert(getUnderlyingObject(Copy->getDest()));
+    } else if (auto *SI = dyn_cast<StoreInst>(I);
+               SI && Values.count(SI->getValueOperand())) {
+      SI->setVolatile(true);
+      Filled.insert(getUnderlyingObject(SI->getPointerOperand()));
+    } else if (ReadsResult && !I->mayHaveSideEffects() &&
+               !I->mayReadFromMemory()) {
+      Values.insert(I);
+    } else {
+      Others.push_back(I);
+      continue;
+    }
+    Window.push_back(I);
+    End = I;
+  }
+  // The result must not be used except inside the window.
+  for (Value *V : Values)
+    for (User *U : V->users())
+      if (!is_contained(Window, U))
+        return nullptr;
+  if (End != Call)
+    for (Instruction *I : Others)
+      if (I->comesBefore(End))
+        I->moveBefore(Call);
+  return End;
+}
+
+/// Lets every alloca the window writes escape, through an empty inline asm
+/// in the entry block. Otherwise, once the callee's sret or pointer
+/// parameter is inferred nocapture, the alloca counts as local: LLVM may then
+/// hoist its loads from after a sync to before it, across the slow path's
+/// runtime calls, and a thief would read it while the child still writes it.
+/// An escaped alloca may be written by any unknown call, so the sync's
+/// runtime calls and suspend order those loads. The asm emits nothing.
+void SpawnLowering::escapeDestinations(ArrayRef<Instruction *> Window) {
+  SmallPtrSet<Value *, 4> Objects;
+  for (Instruction *I : Window) {
+    if (auto *SI = dyn_cast<StoreInst>(I))
+      Objects.insert(getUnderlyingObject(SI->getPointerOperand()));
+    else if (auto *Copy = dyn_cast<MemTransferInst>(I))
+      Objects.insert(getUnderlyingObject(Copy->getDest()));
+    else if (auto *CB = dyn_cast<CallBase>(I))
+      for (unsigned Arg = 0; Arg < CB->arg_size(); ++Arg)
+        if (CB->getArgOperand(Arg)->getType()->isPointerTy())
+          Objects.insert(getUnderlyingObject(CB->getArgOperand(Arg)));
+  }
+  for (Value *Object : Objects) {
+    auto *Alloca = dyn_cast<AllocaInst>(Object);
+    if (!Alloca || Alloca->getParent() != &F.getEntryBlock())
+      continue;
+    IRBuilder<> B(Alloca->getNextNode());
+    auto *Escape = InlineAsm::get(
+        FunctionType::get(B.getVoidTy(), {Alloca->getType()}, false), "",
+        "r,~{memory}", /*hasSideEffects=*/true);
+    B.CreateCall(Escape, {Alloca});
+  }
+}
+
+void SpawnLowering::lowerSpawn(CallBase *Call) {
+  ++NumSpawns;
+  auto *Invoke = dyn_cast<InvokeInst>(Call);
+  if (Invoke && !Invoke->getNormalDest()->getSinglePredecessor())
+    SplitEdge(Invoke->getParent(), Invoke->getNormalDest());
+  Instruction *First = Invoke
+                           ? &*Invoke->getNormalDest()->getFirstInsertionPt()
+                           : Call->getNextNode();
+  SmallVector<Instruction *, 8> Window;
+  Instruction *WindowEnd = collectSpawnWindow(Call, First, Window);
+  escapeDestinations(Window);
+  if (!WindowEnd) {
+    reportUnsupported(F,
+                      "the result of a spawned call must be stored directly "
+                      "into a variable or an lvalue",
+                      Call);
+    WindowEnd = Call;
+  } else if (windowNeedsHelper(Call, Window)) {
+    Call = outlineWindow(Call, Window); // SpawnHelper.cpp
+    Invoke = dyn_cast<InvokeInst>(Call);
+    WindowEnd = Call;
+    First = Invoke ? &*Invoke->getNormalDest()->getFirstInsertionPt()
+                   : Call->getNextNode();
+  }
+  IRBuilder<> B(Call);
+  Value *Save = B.CreateCall(RT.CoroSave, {Handle}, "weft.save");
+  B.CreateCall(RT.Push, {Frame});
+
+  Instruction *PopBefore = WindowEnd == Call ? First : WindowEnd->getNextNode();
+  BasicBlock *Head = PopBefore->getParent();
+  BasicBlock *Cont = Head->splitBasicBlock(PopBefore, "weft.spawn.cont");
+  Head->getTerminator()->eraseFromParent();
+  BasicBlock *Stolen =
+      BasicBlock::Create(F.getContext(), "weft.spawn.stolen", &F, Cont);
+  B.SetInsertPoint(Head);
+  Value *Owned = B.CreateCall(RT.Pop, {}, "weft.owned");
+  B.CreateCondBr(Owned, Cont, Stolen);
+
+  B.SetInsertPoint(Stolen);
+  B.CreateCall(RT.SpawnStolen, {Frame});
+  addSuspend(Stolen, Save, Cont);
+  if (Invoke)
+    lowerSpawnUnwind(Invoke, Stolen);
+}
+
+/// A sync: free in the fast clone; in the slow clone it waits for the
+/// stolen children and, when \p RethrowPending, rethrows an exception one of
+/// them left in the frame.
+void SpawnLowering::lowerSync(SyncPoint Sync, bool RethrowPending) {
+  BasicBlock *Head = Sync.Before->getParent();
+  BasicBlock *Done = Head->splitBasicBlock(Sync.Before, "weft.sync.done");
+  Head->getTerminator()->eraseFromParent();
+  LLVMContext &C = F.getContext();
+  BasicBlock *Slow = BasicBlock::Create(C, "weft.sync.slow", &F, Done);
+  BasicBlock *Wait = BasicBlock::Create(C, "weft.sync.wait", &F, Done);
+  BasicBlock *SlowDone = Done;
+  if (Unwinds && RethrowPending)
+    SlowDone = emitPendingCheck(Done, Sync.UnwindTo);
+
+  // A fast clone at a sync was never stolen (a steal makes its next pop fail
+  // and it parks), so the sync costs one load and a branch.
+  IRBuilder<> B(Head);
+  B.CreateCondBr(loadStolen(B), Slow, Done);
+
+  B.SetInsertPoint(Slow);
+  Value *Save = B.CreateCall(RT.CoroSave, {Handle}, "weft.save");
+  Value *MustWait = B.CreateCall(RT.SyncSlow, {Frame}, "weft.wait");
+  B.CreateCondBr(MustWait, Wait, SlowDone);
+  addSuspend(Wait, Save, SlowDone);
+}
+
+void SpawnLowering::lowerReturn(ReturnInst *Ret) {
+  // Every function syncs before it returns. A return that ends an
+  // exception's escape from the slow clone (SpawnExceptions.cpp) must not
+  // rethrow at this sync: the exception is already in the frame.
+  lowerSync({Ret, nullptr}, /*RethrowPending=*/Ret != EscapeReturn);
+  BasicBlock *Head = Ret->getParent();
+  Value *Result = Ret->getReturnValue();
+  LLVMContext &C = F.getContext();
+  BasicBlock *Fast = BasicBlock::Create(C, "weft.finish.fast", &F);
+  BasicBlock *Slow = BasicBlock::Create(C, "weft.finish.slow", &F);
+  Ret->eraseFromParent();
+
+  IRBuilder<> B(Head);
+  B.CreateCondBr(loadStolen(B), Slow, Fast);
+
+  B.SetInsertPoint(Fast);
+  branchToExit(B, /*Suspended=*/false, Result);
+
+  B.SetInsertPoint(Slow);
+  if (Result && !isa<PoisonValue>(Result))
+    B.CreateStore(Result, B.CreateStructGEP(FrameTy, Frame, 1, "result.addr"));
+  // After this call the parked fast clone may run and reuse the frame: the
+  // slow clone must not touch it again, and the exit's coro.end returns.
+  B.CreateCall(RT.FrameComplete, {Frame});
+  branchToExit(B, /*Suspended=*/false, nullptr);
+}
+
+bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
+                        ArrayRef<CallBase *> SyncList) {
+  if (!checkSupported())
+    return false;
+  RetTy = F.getReturnType();
+  emitPrologue();
+
+  // Unwinding first: it turns may-throw calls (spawned ones too) into
+  // invokes, so track the spawns and syncs through the replacement.
+  SmallVector<WeakTrackingVH, 8> Spawns(SpawnList.begin(), SpawnList.end());
+  SmallVector<WeakTrackingVH, 8> Syncs(SyncList.begin(), SyncList.end());
+  prepareUnwinding();
+
+  SmallVector<ReturnInst *, 4> Returns;
+  for (BasicBlock &BB : F)
+    if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Returns.push_back(R);
+
+  for (WeakTrackingVH &Spawn : Spawns)
+    lowerSpawn(cast<CallBase>(Spawn));
+  for (WeakTrackingVH &SyncVH : Syncs) {
+    ++NumSyncs;
+    auto *Sync = cast<CallBase>(SyncVH);
+    auto *Invoke = dyn_cast<InvokeInst>(Sync);
+    lowerSync({Sync, Invoke ? Invoke->getUnwindDest() : nullptr},
+              /*RethrowPending=*/true);
+    if (Invoke) {
+      BranchInst::Create(Invoke->getNormalDest(), Invoke);
+      Invoke->getUnwindDest()->removePredecessor(Invoke->getParent());
+    }
+    Sync->eraseFromParent();
+  }
+  for (ReturnInst *Ret : Returns)
+    lowerReturn(Ret);
+
+  F.addFnAttr(Attribute::PresplitCoroutine);
+  ++NumSpawningFunctions;
+  return true;
+}
+
+} // namespace weft

@@ -1,0 +1,112 @@
+//===- SpawnLowering.h - Rewriting one spawning function (internal) -------===//
+//
+// The pass (LowerSpawns.cpp) resolves the front end's marks and hands each
+// spawning function to a SpawnLowering, which rewrites it into a pre-split
+// coroutine: SpawnLowering.cpp for the frame, spawns, syncs and returns,
+// SpawnExceptions.cpp for exceptions. LowerSpawns.cpp explains the strategy.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_PLUGIN_SPAWNLOWERING_H
+#define WEFT_PLUGIN_SPAWNLOWERING_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+namespace weft {
+
+/// The runtime entry points and coroutine intrinsics one module needs.
+struct RuntimeDecls {
+  explicit RuntimeDecls(llvm::Module &M);
+
+  llvm::FunctionCallee Push, Pop, SpawnStolen, SyncSlow, FrameComplete;
+  llvm::FunctionCallee FrameAlloc, FrameFree;
+  llvm::FunctionCallee Catch, Rethrow; // exceptions (SpawnExceptions.cpp)
+  llvm::Function *CoroId, *CoroSize, *CoroBegin, *CoroSave, *CoroSuspend,
+      *CoroEnd;
+};
+
+/// Reports an error the front end could not catch, at the instruction's
+/// source location when debug info has one. Clang prints it as an error
+/// naming the function, and the compilation fails.
+void reportUnsupported(llvm::Function &F, const llvm::Twine &Msg,
+                       const llvm::Instruction *At);
+
+/// A sync point: where it is, and where an exception rethrown there goes
+/// (the sync's own landing pad when it sits in a try block or a scope with
+/// destructors; null means the function's catch-all).
+struct SyncPoint {
+  llvm::Instruction *Before;
+  llvm::BasicBlock *UnwindTo;
+};
+
+/// One spawning function being rewritten.
+class SpawnLowering {
+public:
+  SpawnLowering(llvm::Function &F, RuntimeDecls &RT) : F(F), RT(RT) {}
+
+  /// Rewrites F into a pre-split coroutine. Returns false (after reporting)
+  /// if F uses something the lowering cannot handle.
+  bool run(llvm::ArrayRef<llvm::CallBase *> Spawns,
+           llvm::ArrayRef<llvm::CallBase *> Syncs);
+
+private:
+  // SpawnLowering.cpp
+  bool checkSupported();
+  void emitPrologue();
+  llvm::BasicBlock *getExit();
+  void branchToExit(llvm::IRBuilder<> &B, bool Suspended, llvm::Value *V);
+  void lowerSpawn(llvm::CallBase *Call);
+  void lowerSync(SyncPoint Sync, bool RethrowPending);
+  void lowerReturn(llvm::ReturnInst *Ret);
+  llvm::Value *frameField(llvm::IRBuilder<> &B, unsigned Offset,
+                          const llvm::Twine &Name);
+  llvm::Value *loadStolen(llvm::IRBuilder<> &B);
+  llvm::Instruction *
+  collectSpawnWindow(llvm::CallBase *Call, llvm::Instruction *First,
+                     llvm::SmallVectorImpl<llvm::Instruction *> &Window);
+
+  // SpawnHelper.cpp
+  static bool windowNeedsHelper(llvm::CallBase *Spawn,
+                                llvm::ArrayRef<llvm::Instruction *> Window);
+  llvm::CallBase *outlineWindow(llvm::CallBase *Spawn,
+                                llvm::ArrayRef<llvm::Instruction *> Window);
+  void addSuspend(llvm::BasicBlock *From, llvm::Value *Save,
+                  llvm::BasicBlock *Resume);
+  void escapeDestinations(llvm::ArrayRef<llvm::Instruction *> Window);
+
+  // SpawnExceptions.cpp
+  static bool needsUnwindHandling(llvm::Function &F);
+  void prepareUnwinding();
+  void lowerSpawnUnwind(llvm::InvokeInst *Spawn, llvm::BasicBlock *Stolen);
+  void emitRethrow(llvm::IRBuilder<> &B, llvm::BasicBlock *UnwindTo,
+                   llvm::BasicBlock *Like);
+  llvm::BasicBlock *emitPendingCheck(llvm::BasicBlock *Done,
+                                     llvm::BasicBlock *UnwindTo);
+  void rethrowAfterPark(llvm::IRBuilder<> &B);
+
+  llvm::Function &F;
+  RuntimeDecls &RT;
+  llvm::Type *RetTy = nullptr;
+  llvm::StructType *FrameTy = nullptr;
+  llvm::AllocaInst *Frame = nullptr;
+  llvm::Value *Mem = nullptr;
+  llvm::Value *Handle = nullptr;
+  llvm::BasicBlock *Exit = nullptr;
+  llvm::PHINode *ExitWasSuspended = nullptr;
+  llvm::PHINode *ExitValue = nullptr;
+
+  // Exceptions: set by prepareUnwinding() when F can unwind at all.
+  bool Unwinds = false;
+  llvm::BasicBlock *CatchAllPad = nullptr; // landingpad catch-all
+  llvm::BasicBlock *Handler = nullptr;     // takes an exception; phi %exn
+  llvm::PHINode *HandlerExn = nullptr;
+  llvm::ReturnInst *EscapeReturn = nullptr; // ends the slow clone's escape
+};
+
+} // namespace weft
+
+#endif // WEFT_PLUGIN_SPAWNLOWERING_H

@@ -1,0 +1,60 @@
+//===- exceptions.cpp - Carrying an exception from a child to its sync ----===//
+//
+// The IR pass catches an exception where it would leave a spawned child or
+// a slow clone (plugin/SpawnExceptions.cpp) and hands it here; the frame
+// keeps it until a sync, or the parked fast clone, rethrows it. Only this
+// file is compiled with exceptions, and only programs that can throw link
+// it, so C programs never pull in the C++ runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frame.h"
+
+#include "weft/frame_abi.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+
+extern "C" void *__cxa_begin_catch(void *) noexcept;
+extern "C" void __cxa_end_catch();
+
+using weft::Frame;
+
+extern "C" {
+
+/// Takes ownership of the exception in flight at a landing pad (\p Exn is
+/// the landing pad's exception pointer) and keeps it in the frame, unless
+/// the frame already holds one: when several children throw, the first to
+/// arrive wins and the others are destroyed, as OpenCilk does.
+void __weft_catch(void *FramePtr, void *Exn) {
+  __cxa_begin_catch(Exn);
+  auto *Box = new std::exception_ptr(std::current_exception());
+  __cxa_end_catch(); // the exception_ptr keeps the object alive
+  auto *F = static_cast<Frame *>(FramePtr);
+  void *Empty = nullptr;
+  // Release: whoever takes the box later sees the exception_ptr built.
+  // Concurrent children race here; acquire on failure is not needed (the
+  // loser only destroys its own box).
+  if (!F->exception.compare_exchange_strong(Empty, Box,
+                                            std::memory_order_release,
+                                            std::memory_order_relaxed))
+    delete Box;
+}
+
+/// Rethrows the exception the frame holds and clears the slot.
+[[noreturn]] void __weft_rethrow(void *FramePtr) {
+  auto *F = static_cast<Frame *>(FramePtr);
+  // Acquire: pairs with the release in __weft_catch.
+  auto *Box = static_cast<std::exception_ptr *>(
+      F->exception.exchange(nullptr, std::memory_order_acquire));
+  if (!Box) {
+    std::fprintf(stderr, "weft: internal error: rethrow without an exception\n");
+    std::abort();
+  }
+  std::exception_ptr Pending = std::move(*Box);
+  delete Box;
+  std::rethrow_exception(std::move(Pending));
+}
+
+} // extern "C"
