@@ -190,14 +190,7 @@ void collectSyncs(Function &F, Function *Marker,
       Syncs.push_back(CB);
 }
 
-/// Drops a sync mark in a function that does not spawn (a no-op there).
-void dropSync(CallBase *Sync) {
-  if (auto *Invoke = dyn_cast<InvokeInst>(Sync)) {
-    BranchInst::Create(Invoke->getNormalDest(), Invoke);
-    Invoke->getUnwindDest()->removePredecessor(Invoke->getParent());
-  }
-  Sync->eraseFromParent();
-}
+
 
 } // namespace
 
@@ -234,7 +227,7 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
     // No spawn (a sync in a function that never spawns is a no-op), or an
     // error was reported: drop whatever marks are left.
     for (CallBase *Sync : Syncs)
-      dropSync(Sync);
+      weft::eraseSyncMarker(Sync);
   }
   for (Function *Marker : {SpawnMarker, ObjectMarker, SyncMarker})
     if (Marker && Marker->use_empty())

@@ -206,13 +206,18 @@ BasicBlock *SpawnLowering::emitPendingCheck(BasicBlock *Done,
   IRBuilder<> B(Check);
   // Every child that wrote the slot finished before the sync passed (the
   // join counter's acquire), so a plain load sees it.
-  Value *Exn = B.CreateLoad(
-      B.getPtrTy(), frameField(B, WEFT_FRAME_EXCEPTION_OFFSET, "exn.addr"),
-      "exn");
-  B.CreateCondBr(B.CreateIsNotNull(Exn), Rethrow, Done);
+  B.CreateCondBr(hasPendingException(B), Rethrow, Done);
   B.SetInsertPoint(Rethrow);
   emitRethrow(B, UnwindTo, Done);
   return Check;
+}
+
+/// Whether the frame holds an exception a child or the slow clone left.
+Value *SpawnLowering::hasPendingException(IRBuilder<> &B) {
+  Value *Exn = B.CreateLoad(
+      B.getPtrTy(), frameField(B, WEFT_FRAME_EXCEPTION_OFFSET, "exn.addr"),
+      "exn");
+  return B.CreateIsNotNull(Exn);
 }
 
 /// Path 3, last step: the fast clone resumed after its slow clone completed
@@ -221,10 +226,7 @@ void SpawnLowering::rethrowAfterPark(IRBuilder<> &B) {
   LLVMContext &C = F.getContext();
   BasicBlock *Throw = BasicBlock::Create(C, "weft.exit.rethrow", &F);
   BasicBlock *Normal = BasicBlock::Create(C, "weft.exit.normal", &F);
-  Value *Exn = B.CreateLoad(
-      B.getPtrTy(), frameField(B, WEFT_FRAME_EXCEPTION_OFFSET, "exn.addr"),
-      "exn");
-  B.CreateCondBr(B.CreateIsNotNull(Exn), Throw, Normal);
+  B.CreateCondBr(hasPendingException(B), Throw, Normal);
   B.SetInsertPoint(Throw);
   B.CreateCall(RT.Rethrow, {Frame});
   B.CreateUnreachable();

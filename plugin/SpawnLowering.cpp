@@ -72,6 +72,14 @@ void reportUnsupported(Function &F, const Twine &Msg, const Instruction *At) {
       DiagnosticInfoUnsupported(F, "weft: " + Msg, Loc, DS_Error));
 }
 
+void eraseSyncMarker(CallBase *Sync) {
+  if (auto *Invoke = dyn_cast<InvokeInst>(Sync)) {
+    BranchInst::Create(Invoke->getNormalDest(), Invoke);
+    Invoke->getUnwindDest()->removePredecessor(Invoke->getParent());
+  }
+  Sync->eraseFromParent();
+}
+
 bool SpawnLowering::checkSupported() {
   for (Instruction &I : instructions(F)) {
     if (auto *AI = dyn_cast<AllocaInst>(&I)) {
@@ -431,11 +439,7 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
     auto *Invoke = dyn_cast<InvokeInst>(Sync);
     lowerSync({Sync, Invoke ? Invoke->getUnwindDest() : nullptr},
               /*RethrowPending=*/true);
-    if (Invoke) {
-      BranchInst::Create(Invoke->getNormalDest(), Invoke);
-      Invoke->getUnwindDest()->removePredecessor(Invoke->getParent());
-    }
-    Sync->eraseFromParent();
+    eraseSyncMarker(Sync);
   }
   for (ReturnInst *Ret : Returns)
     lowerReturn(Ret);

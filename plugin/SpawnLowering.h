@@ -35,6 +35,10 @@ struct RuntimeDecls {
 void reportUnsupported(llvm::Function &F, const llvm::Twine &Msg,
                        const llvm::Instruction *At);
 
+/// Removes a sync marker call, or invoke (which then falls through to its
+/// normal destination).
+void eraseSyncMarker(llvm::CallBase *Sync);
+
 /// A sync point: where it is, and where an exception rethrown there goes
 /// (the sync's own landing pad when it sits in a try block or a scope with
 /// destructors; null means the function's catch-all).
@@ -87,6 +91,7 @@ private:
   llvm::BasicBlock *emitPendingCheck(llvm::BasicBlock *Done,
                                      llvm::BasicBlock *UnwindTo);
   void rethrowAfterPark(llvm::IRBuilder<> &B);
+  llvm::Value *hasPendingException(llvm::IRBuilder<> &B);
 
   llvm::Function &F;
   RuntimeDecls &RT;
