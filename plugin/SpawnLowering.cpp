@@ -315,14 +315,20 @@ void SpawnLowering::escapeDestinations(ArrayRef<Instruction *> Window) {
   }
 }
 
+/// Where the parent continues once the call returns normally: after a call,
+/// or at the start of an invoke's normal destination.
+static Instruction *firstAfterReturn(CallBase *Call) {
+  if (auto *Invoke = dyn_cast<InvokeInst>(Call))
+    return &*Invoke->getNormalDest()->getFirstInsertionPt();
+  return Call->getNextNode();
+}
+
 void SpawnLowering::lowerSpawn(CallBase *Call) {
   ++NumSpawns;
   auto *Invoke = dyn_cast<InvokeInst>(Call);
   if (Invoke && !Invoke->getNormalDest()->getSinglePredecessor())
     SplitEdge(Invoke->getParent(), Invoke->getNormalDest());
-  Instruction *First = Invoke
-                           ? &*Invoke->getNormalDest()->getFirstInsertionPt()
-                           : Call->getNextNode();
+  Instruction *First = firstAfterReturn(Call);
   SmallVector<Instruction *, 8> Window;
   Instruction *WindowEnd = collectSpawnWindow(Call, First, Window);
   escapeDestinations(Window);
@@ -336,8 +342,7 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
     Call = outlineWindow(Call, Window); // SpawnHelper.cpp
     Invoke = dyn_cast<InvokeInst>(Call);
     WindowEnd = Call;
-    First = Invoke ? &*Invoke->getNormalDest()->getFirstInsertionPt()
-                   : Call->getNextNode();
+    First = firstAfterReturn(Call);
   }
   IRBuilder<> B(Call);
   Value *Save = B.CreateCall(RT.CoroSave, {Handle}, "weft.save");

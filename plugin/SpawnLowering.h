@@ -3,7 +3,8 @@
 // The pass (LowerSpawns.cpp) resolves the front end's marks and hands each
 // spawning function to a SpawnLowering, which rewrites it into a pre-split
 // coroutine: SpawnLowering.cpp for the frame, spawns, syncs and returns,
-// SpawnExceptions.cpp for exceptions. LowerSpawns.cpp explains the strategy.
+// SpawnHelper.cpp for outlined spawn windows, SpawnExceptions.cpp for
+// exceptions. LowerSpawns.cpp explains the strategy.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_PLUGIN_SPAWNLOWERING_H
