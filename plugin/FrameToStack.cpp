@@ -39,11 +39,14 @@ PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
 
   SmallVector<CallInst *, 16> Allocs;
+  SmallPtrSet<Function *, 8> FastClones; // whoever allocates a frame
   for (User *U : Alloc->users())
     if (auto *CI = dyn_cast<CallInst>(U);
-        CI && CI->getCalledFunction() == Alloc &&
-        isa<ConstantInt>(CI->getArgOperand(0)))
-      Allocs.push_back(CI);
+        CI && CI->getCalledFunction() == Alloc) {
+      FastClones.insert(CI->getFunction());
+      if (isa<ConstantInt>(CI->getArgOperand(0)))
+        Allocs.push_back(CI);
+    }
 
   SmallPtrSet<Function *, 8> Holders;
   for (CallInst *CI : Allocs) {
@@ -78,7 +81,9 @@ PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &) {
     for (CallInst *CI : Frees)
       CI->eraseFromParent();
   }
-  return Allocs.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+  bool Placed = placeDynamicAllocas(M, FastClones);
+  return Allocs.empty() && !Placed ? PreservedAnalyses::all()
+                                   : PreservedAnalyses::none();
 }
 
 void registerLowerSpawns(PassBuilder &PB, bool InPipelines) {

@@ -14,6 +14,7 @@
 #ifndef WEFT_PLUGIN_LOWERSPAWNS_H
 #define WEFT_PLUGIN_LOWERSPAWNS_H
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/PassManager.h"
 
 namespace llvm {
@@ -43,6 +44,14 @@ public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 };
+
+/// Runs after coro-split, from FrameToStackPass: puts back the dynamic
+/// allocas and stack saves that the lowering hid behind markers, as stack
+/// allocations in fast clones and arena allocations in slow clones
+/// (DynamicAllocas.cpp). \p FastClones are the functions that allocate a
+/// coroutine frame. Returns true if it changed anything.
+bool placeDynamicAllocas(llvm::Module &M,
+                         const llvm::SmallPtrSetImpl<llvm::Function *> &FastClones);
 
 /// Registers "weft-lower-spawns" and "weft-frame-to-stack" for pipeline parsing (opt -passes=...) and,
 /// when \p InPipelines is set, runs the first at the start of every default

@@ -46,10 +46,11 @@ RuntimeDecls::RuntimeDecls(Module &M) {
   FrameFree = M.getOrInsertFunction(FrameFreeName, Void, Ptr);
   Catch = M.getOrInsertFunction("__weft_catch", Void, Ptr, Ptr);
   Rethrow = M.getOrInsertFunction("__weft_rethrow", Void, Ptr);
+  ArenaRelease = M.getOrInsertFunction("__weft_arena_release", Void, Ptr);
   // Only __weft_rethrow unwinds; the others must stay plain calls when the
   // lowering turns a function's may-throw calls into invokes.
   for (FunctionCallee Fn : {Push, Pop, SpawnStolen, SyncSlow, FrameComplete,
-                            FrameAlloc, FrameFree, Catch})
+                            FrameAlloc, FrameFree, Catch, ArenaRelease})
     if (auto *Decl = dyn_cast<Function>(Fn.getCallee()))
       Decl->setDoesNotThrow();
   if (auto *Decl = dyn_cast<Function>(Rethrow.getCallee()))
@@ -82,15 +83,6 @@ void eraseSyncMarker(CallBase *Sync) {
 
 bool SpawnLowering::checkSupported() {
   for (Instruction &I : instructions(F)) {
-    if (auto *AI = dyn_cast<AllocaInst>(&I)) {
-      if (!AI->isStaticAlloca()) {
-        reportUnsupported(F,
-                          "variable-length arrays and alloca() in a spawning "
-                          "function are not supported yet",
-                          AI);
-        return false;
-      }
-    }
     if (auto *CB = dyn_cast<CallBase>(&I)) {
       if (CB->isMustTailCall()) {
         reportUnsupported(F, "musttail calls cannot appear in a spawning function",
@@ -143,6 +135,9 @@ void SpawnLowering::emitPrologue() {
   SmallVector<Type *, 2> Fields = {HeaderTy};
   if (!RetTy->isVoidTy())
     Fields.push_back(RetTy);
+  bool NeedsArena = hasDynamicAllocas();
+  if (NeedsArena)
+    Fields.push_back(B.getPtrTy());
   FrameTy = StructType::create(C, Fields, (F.getName() + ".weft.frame").str());
   Frame = B.CreateAlloca(FrameTy, nullptr, "weft.frame");
   Frame->setAlignment(Align(16));
@@ -162,6 +157,11 @@ void SpawnLowering::emitPrologue() {
   B.CreateStore(Handle, frameField(B, WEFT_FRAME_CORO_OFFSET, "coro.addr"));
   for (unsigned Off = WEFT_FRAME_JOIN_OFFSET; Off < WEFT_FRAME_SIZE; Off += 8)
     B.CreateStore(B.getInt64(0), frameField(B, Off, "hdr.word"));
+  if (NeedsArena) {
+    ArenaSlot = B.CreateStructGEP(FrameTy, Frame, Fields.size() - 1,
+                                  "weft.arena");
+    B.CreateStore(Null, ArenaSlot);
+  }
 }
 
 /// The function's single exit. CoroSplit allows one fall-through coro.end,
@@ -344,6 +344,12 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
     WindowEnd = Call;
     First = firstAfterReturn(Call);
   }
+  // The spawned call must stay one call. coro-split reloads a value that
+  // lives across a suspend at the start of each block that uses it; the
+  // call's block starts before the push, where the frame is still private,
+  // but the blocks of an inlined callee would start after it, where a thief
+  // may already be advancing the frame (a loop index, say).
+  Call->addFnAttr(Attribute::NoInline);
   IRBuilder<> B(Call);
   Value *Save = B.CreateCall(RT.CoroSave, {Handle}, "weft.save");
   B.CreateCall(RT.Push, {Frame});
@@ -412,8 +418,11 @@ void SpawnLowering::lowerReturn(ReturnInst *Ret) {
   B.SetInsertPoint(Slow);
   if (Result && !isa<PoisonValue>(Result))
     B.CreateStore(Result, B.CreateStructGEP(FrameTy, Frame, 1, "result.addr"));
-  // After this call the parked fast clone may run and reuse the frame: the
+  // The slow clone's dynamic allocas die with the function. After
+  // FrameComplete the parked fast clone may run and reuse the frame: the
   // slow clone must not touch it again, and the exit's coro.end returns.
+  if (ArenaSlot)
+    B.CreateCall(RT.ArenaRelease, {ArenaSlot});
   B.CreateCall(RT.FrameComplete, {Frame});
   branchToExit(B, /*Suspended=*/false, nullptr);
 }
@@ -424,6 +433,8 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
     return false;
   RetTy = F.getReturnType();
   emitPrologue();
+  if (ArenaSlot)
+    hideDynamicAllocas();
 
   // Unwinding first: it turns may-throw calls (spawned ones too) into
   // invokes, so track the spawns and syncs through the replacement.

@@ -26,6 +26,7 @@ struct RuntimeDecls {
   llvm::FunctionCallee Push, Pop, SpawnStolen, SyncSlow, FrameComplete;
   llvm::FunctionCallee FrameAlloc, FrameFree;
   llvm::FunctionCallee Catch, Rethrow; // exceptions (SpawnExceptions.cpp)
+  llvm::FunctionCallee ArenaRelease;   // dynamic allocas (DynamicAllocas.cpp)
   llvm::Function *CoroId, *CoroSize, *CoroBegin, *CoroSave, *CoroSuspend,
       *CoroEnd;
 };
@@ -83,6 +84,10 @@ private:
                   llvm::BasicBlock *Resume);
   void escapeDestinations(llvm::ArrayRef<llvm::Instruction *> Window);
 
+  // DynamicAllocas.cpp
+  bool hasDynamicAllocas() const;
+  void hideDynamicAllocas();
+
   // SpawnExceptions.cpp
   static bool needsUnwindHandling(llvm::Function &F);
   void prepareUnwinding();
@@ -101,6 +106,7 @@ private:
   llvm::AllocaInst *Frame = nullptr;
   llvm::Value *Mem = nullptr;
   llvm::Value *Handle = nullptr;
+  llvm::Value *ArenaSlot = nullptr; // the frame's arena, if F has VLAs
   llvm::BasicBlock *Exit = nullptr;
   llvm::PHINode *ExitWasSuspended = nullptr;
   llvm::PHINode *ExitValue = nullptr;

@@ -39,6 +39,10 @@ void __weft_spawn_stolen(void *frame);
 bool __weft_sync_slow(void *frame);
 void __weft_frame_complete(void *frame);
 void __weft_catch(void *frame, void *exception);
+/* Dynamic allocas of slow clones (runtime/arena.cpp): `arena` is a
+ * pointer-sized slot of the caller's frame, null before the first call. */
+void *__weft_arena_alloc(void *arena, uint64_t bytes, uint64_t align);
+void __weft_arena_release(void *arena);
 #ifdef __cplusplus
 [[noreturn]]
 #endif
