@@ -95,10 +95,12 @@ void SpawnRewriter::rewriteBody(FunctionDecl *FD) {
   Stmt *Body = FD->getBody();
   if (!Body || !WalkedBodies.insert(Body).second)
     return;
-  BodyWalk Walk{FD->isDependentContext(), {}, {}};
+  BodyWalk Walk(FD->isDependentContext(), Body);
   walk(Body, Walk);
   if (Body != FD->getBody())
     FD->setBody(Body);
+  if (auto *Compound = dyn_cast<CompoundStmt>(Body))
+    finishBody(Compound, Walk);
 }
 
 void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
@@ -108,22 +110,46 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
   if (auto *Null = dyn_cast<NullStmt>(S)) {
     if (Mark *M = Marks.find(MarkKind::Sync, fileLoc(Null->getSemiLoc()))) {
       M->Matched = true;
+      Walk.Syncs.push_back(M->Written);
       if (!Dependent)
         S = makeSyncCall(Null->getSemiLoc());
     }
     return;
   }
+  if (auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+    walkLambda(Lambda, Dependent); // a function of its own
+    return;
+  }
+  if (isa<ReturnStmt>(S) && !Walk.CatchDepth)
+    (Walk.Spawns || Walk.LoopDepth ? Walk.Returns : Walk.EarlyReturns)
+        .push_back(&S);
+  Walk.HasLabels |= isa<LabelStmt>(S);
+  if (isa<CXXCatchStmt>(S)) {
+    ++Walk.CatchDepth;
+    walkChildren(S, Walk);
+    --Walk.CatchDepth;
+    return;
+  }
+  if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S)) {
+    ++Walk.LoopDepth;
+    walkChildren(S, Walk);
+    --Walk.LoopDepth;
+    return;
+  }
   if (auto *DS = dyn_cast<DeclStmt>(S)) {
     for (Decl *D : DS->decls())
       if (auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
-        Walk.VariableInits.insert(stripImplicit(VD->getInit()));
+        Walk.VariableInits[stripImplicit(VD->getInit())] = VD;
     for (Decl *D : DS->decls())
       if (auto *VD = dyn_cast<VarDecl>(D))
         if (Mark *M = Marks.find(MarkKind::Spawn, fileLoc(VD->getLocation()))) {
           M->Matched = true;
-          handleSpawnDecl(VD, *M, Dependent);
+          handleSpawnDecl(VD, *M, Walk);
         }
   } else if (auto *E = dyn_cast<Expr>(S)) {
+    if (auto *Assign = dyn_cast<BinaryOperator>(E);
+        Assign && Assign->getOpcode() == BO_Assign)
+      Walk.AssignedValues[stripImplicit(Assign->getRHS())] = Assign->getLHS();
     // Pre-order: the outermost expression that begins at a target is the
     // one the mark applies to; the call inside it is found from there.
     Mark *M = Marks.find(MarkKind::Spawn, fileLoc(E->getBeginLoc()));
@@ -132,6 +158,12 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
       handleSpawnExpr(E, *M, Walk);
     }
   }
+  walkChildren(S, Walk);
+  if (auto *Scope = dyn_cast<CompoundStmt>(S))
+    checkScopeEnd(Scope, Walk);
+}
+
+void SpawnRewriter::walkChildren(Stmt *S, BodyWalk &Walk) {
   for (Stmt *&Child : S->children())
     walk(Child, Walk);
 }
@@ -140,10 +172,17 @@ void SpawnRewriter::handleSpawnExpr(Expr *E, const Mark &M, BodyWalk &Walk) {
   if (Walk.Dependent)
     return; // checked again on each instantiation
   const Expr *Inner = stripImplicit(E);
-  bool InitializesVariable = Walk.VariableInits.count(Inner);
   if (const auto *Assign = dyn_cast<BinaryOperator>(Inner);
       Assign && Assign->getOpcode() == BO_Assign)
     Inner = stripImplicit(Assign->getRHS());
+  bool InitializesVariable = false;
+  if (const VarDecl *Var = Walk.VariableInits.lookup(Inner)) {
+    InitializesVariable = true;
+    noteSpawnResult(Var, M, Walk);
+  } else if (const Expr *Target = Walk.AssignedValues.lookup(Inner)) {
+    noteSpawnResult(Target, M, Walk);
+  }
+  ++Walk.Spawns;
   if (const auto *CE = dyn_cast<CallExpr>(Inner)) {
     spawnCall(const_cast<CallExpr *>(CE), M, InitializesVariable);
     return;
@@ -152,9 +191,12 @@ void SpawnRewriter::handleSpawnExpr(Expr *E, const Mark &M, BodyWalk &Walk) {
                    "an assignment of a call ('x = cilk_spawn f(a)')");
 }
 
-void SpawnRewriter::handleSpawnDecl(VarDecl *VD, const Mark &M, bool Dependent) {
-  if (Dependent)
+void SpawnRewriter::handleSpawnDecl(VarDecl *VD, const Mark &M,
+                                    BodyWalk &Walk) {
+  ++Walk.Spawns;
+  if (Walk.Dependent)
     return;
+  noteSpawnResult(VD, M, Walk);
   if (VD->getType()->isReferenceType()) {
     error(M.Written, "a spawned call cannot initialise a reference: the "
                      "referenced result may not exist before the sync");

@@ -6,6 +6,9 @@
 //   x = fib(n - 1)   ==>   x = ((long (*)(long))__weft_spawn_marker((void *)fib))(n - 1)
 //   obj.m(a)         ==>   (*(S *)__weft_spawn_object((void *)&obj)).m(a)
 //   ;  (a sync)      ==>   __weft_sync_marker();
+//   return e;        ==>   { __weft_sync_marker(); return e; }   (implicit
+//                          sync, before the locals' destructors run;
+//                          ImplicitSyncs.cpp)
 //
 // The arguments are still evaluated by the original call, in the parent,
 // before the spawn; the IR pass (LowerSpawns.cpp) strips the marker again
@@ -18,7 +21,10 @@
 #include "SpawnMarks.h"
 
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace weft {
 
@@ -37,14 +43,45 @@ public:
 private:
   friend class FunctionFinder;
   void rewriteBody(clang::FunctionDecl *FD);
+  /// A spawn whose result goes into a local variable, checked when the
+  /// variable's scope closes (ImplicitSyncs.cpp).
+  struct SpawnResult {
+    const clang::VarDecl *Var;
+    clang::SourceLocation Spawn;
+    unsigned SyncsBefore; // syncs walked before the spawn
+  };
   struct BodyWalk {
+    BodyWalk(bool Dependent, const clang::Stmt *Body)
+        : Dependent(Dependent), Body(Body) {}
     bool Dependent;                            // a template pattern
+    const clang::Stmt *Body;                   // the function's body
     llvm::SmallPtrSet<const Mark *, 8> Handled; // marks applied in this body
-    llvm::SmallPtrSet<const clang::Expr *, 8> VariableInits;
+    // Initialisers and assigned values seen so far, and what they store to.
+    llvm::DenseMap<const clang::Expr *, const clang::VarDecl *> VariableInits;
+    llvm::DenseMap<const clang::Expr *, const clang::Expr *> AssignedValues;
+    unsigned Spawns = 0;
+    unsigned CatchDepth = 0; // inside a catch handler's body
+    unsigned LoopDepth = 0;
+    bool HasLabels = false;  // a goto may run code twice
+    llvm::SmallVector<clang::SourceLocation, 2> Syncs;
+    llvm::SmallVector<clang::Stmt **, 4> Returns; // a spawn may come before
+    llvm::SmallVector<clang::Stmt **, 4> EarlyReturns; // no spawn before
+    llvm::SmallVector<SpawnResult, 4> Results;
   };
   void walk(clang::Stmt *&S, BodyWalk &Walk);
+  void walkChildren(clang::Stmt *S, BodyWalk &Walk);
+
+  // ImplicitSyncs.cpp
+  void walkLambda(clang::LambdaExpr *Lambda, bool Dependent);
+  void noteSpawnResult(const clang::Expr *Destination, const Mark &M,
+                       BodyWalk &Walk);
+  void noteSpawnResult(const clang::VarDecl *Var, const Mark &M,
+                       BodyWalk &Walk);
+  void checkScopeEnd(clang::CompoundStmt *Scope, BodyWalk &Walk);
+  void finishBody(clang::CompoundStmt *Body, BodyWalk &Walk);
+  void warning(clang::SourceLocation Loc, llvm::StringRef Msg);
   void handleSpawnExpr(clang::Expr *E, const Mark &M, BodyWalk &Walk);
-  void handleSpawnDecl(clang::VarDecl *VD, const Mark &M, bool Dependent);
+  void handleSpawnDecl(clang::VarDecl *VD, const Mark &M, BodyWalk &Walk);
   void spawnCall(clang::CallExpr *CE, const Mark &M, bool InitializesVariable);
   clang::Expr *makeSyncCall(clang::SourceLocation Loc);
   clang::Expr *markPointer(clang::Expr *Ptr);
@@ -64,6 +101,7 @@ private:
   clang::FunctionDecl *ObjectMarker;
   llvm::SmallPtrSet<const clang::Stmt *, 32> WalkedBodies;
   llvm::SmallPtrSet<const clang::CallExpr *, 32> SpawnedCalls;
+  llvm::DenseSet<clang::SourceLocation> Warned; // once per instantiated mark
 };
 
 } // namespace weft
