@@ -14,6 +14,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/InlineAsm.h"
@@ -81,9 +82,38 @@ void eraseSyncMarker(CallBase *Sync) {
   Sync->eraseFromParent();
 }
 
+/// Inline assembly that names the stack pointer as an operand or clobber,
+/// or pushes and pops: it assumes one stack for the whole function.
+static bool touchesStackPointer(const InlineAsm &Asm) {
+  StringRef Constraints = Asm.getConstraintString();
+  for (StringRef Reg : {"{rsp}", "{esp}", "{sp}", "{wsp}"})
+    if (Constraints.contains_insensitive(Reg))
+      return true;
+  StringRef Text = Asm.getAsmString();
+  while (!Text.empty()) {
+    Text = Text.drop_until([](char C) { return isAlpha(C); });
+    StringRef Word = Text.take_while([](char C) { return isAlnum(C); });
+    Text = Text.drop_front(Word.size());
+    if (Word.equals_insensitive("rsp") || Word.equals_insensitive("esp") ||
+        Word.starts_with_insensitive("push") ||
+        Word.starts_with_insensitive("pop"))
+      return true;
+  }
+  return false;
+}
+
 bool SpawnLowering::checkSupported() {
   for (Instruction &I : instructions(F)) {
     if (auto *CB = dyn_cast<CallBase>(&I)) {
+      if (auto *Asm = dyn_cast<InlineAsm>(CB->getCalledOperand());
+          Asm && touchesStackPointer(*Asm)) {
+        reportUnsupported(F,
+                          "inline assembly that changes the stack pointer "
+                          "cannot appear in a spawning function: a thief "
+                          "resumes the function on another stack",
+                          CB);
+        return false;
+      }
       if (CB->isMustTailCall()) {
         reportUnsupported(F, "musttail calls cannot appear in a spawning function",
                           CB);
