@@ -13,7 +13,7 @@ config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".c", ".cpp", ".ll", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.weft_obj_root
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "run-check.sh"]
+config.excludes = ["Inputs", "known-bugs", "lit.cfg.py", "lit.site.cfg.py.in", "run-check.sh"]
 
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", "")])
