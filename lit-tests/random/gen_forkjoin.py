@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Generate a random, race-free fork-join C++17 program for differential testing.
 
-    gen_forkjoin.py --seed N [--budget CALLS]
+    gen_forkjoin.py --seed N [--budget CALLS] [--without CONSTRUCT,...]
 
 prints one self-contained program that uses cilk_spawn / cilk_sync from
 <cilk/cilk.h>. The same seed always gives the same program. Compiled with the
 Weft plugin it must print exactly what its serial elision (plain clang++)
 prints, at any worker count, with or without WEFT_STRESS; run_seeds.sh does
-the comparison.
+the comparison. --without leaves constructs out, to narrow down a failure
+(the rest of the program changes too: the random choices shift).
 
 What the programs contain: 3-6 spawning functions `long fK(long n, long s)`
 plus optional helpers of other kinds (`void outK(long n, long s, long *out)`,
@@ -55,6 +56,16 @@ under Cilk semantics and equal to the serial elision's):
     exception could otherwise be caught by the try's sync, unlike in the
     serial elision).
 All arithmetic on values is unsigned (mixu) so there is no signed overflow.
+
+Left out until Weft bugs are fixed (grep TODO(bug); reproducers seed*-min.cpp
+in /tmp/weft-bugs, or lit-tests/known-bugs once copied there):
+  * passing a struct result by value after the sync (seed15-min.cpp): the
+    fields are read directly instead;
+  * anything in a try block that may throw while another child of the try
+    is outstanding (seed7-min.cpp, seed12-min.cpp): Weft enters the catch
+    without syncing;
+  * anything that may throw out of a function while a child holds a local
+    with a destructor (seed18-min.cpp): the unwinding destroys it first.
 """
 
 import argparse
@@ -160,6 +171,7 @@ class BodyGen:
         self.throw_pending = False
         self.try_spawned = False  # a child spawned in the current try may run
         self.forbid_throw = False
+        self.cls_pending = False  # a child holds a local with a destructor
         # locations in scope
         self.scalars = []     # Scalar
         self.arrays = []      # (name, size, decl)
@@ -208,6 +220,16 @@ class BodyGen:
 
     def may_throw_ctx(self):
         if self.forbid_throw:
+            return False
+        # TODO(bug): when an exception leaves a spawning function while a
+        # child is outstanding, Weft runs the destructors of the function's
+        # locals before it waits for the child (OpenCilk syncs first): a
+        # std::string the child is constructing as its result, or a vector or
+        # string it reads through a const reference, is destroyed under it
+        # (heap corruption, heap-use-after-free). Until that is fixed, nothing
+        # may throw out of a function while such a child is outstanding.
+        # Reproducer: lit-tests/known-bugs/seed18-min.cpp.
+        if self.cls_pending and self.try_path is None:
             return False
         return self.fn.may_throw or self.try_path is not None
 
@@ -274,15 +296,18 @@ class BodyGen:
 
     def long_call(self, spawned):
         """A call returning a long (or int). Returns (text, locks, throws)."""
-        # TODO(bug): Weft does not sync before entering a catch block, so an
-        # exception from a non-spawned call in a try block, caught there while
-        # a child spawned in the try is still running, lets that child's own
-        # exception escape from a later sync (std::terminate; OpenCilk syncs
-        # before the handler). Until that is fixed, a call in a try block's
-        # continuation may throw only when no child of the try is outstanding.
-        # Reproducer: /tmp/weft-bugs/seed7-min.cpp.
+        # TODO(bug): Weft does not sync before entering a catch block (OpenCilk
+        # does). An exception that reaches the handler while another child of
+        # the try block is outstanding -- thrown by a non-spawned call in the
+        # continuation, or by a second spawned child whose own continuation
+        # was not stolen -- is caught at once, and when the outstanding child
+        # throws too, its exception escapes from a later sync outside the try
+        # (std::terminate, or a wrong result when a caller catches it).
+        # Until that is fixed, something in a try block may throw (spawned or
+        # not) only while no child spawned in the try is outstanding.
+        # Reproducers: lit-tests/known-bugs/seed7-min.cpp, lit-tests/known-bugs/seed12-min.cpp.
         saved = self.forbid_throw
-        if not spawned and self.try_path is not None and self.try_spawned:
+        if self.try_path is not None and self.try_spawned:
             self.forbid_throw = True
         try:
             return self._long_call(spawned)
@@ -351,8 +376,12 @@ class BodyGen:
                 res.append((key, key))
         return res
 
+    def holds_class(self, locks):
+        return any(k.startswith(('vec', 'tag')) for k in locks)
+
     def mark_spawn(self, key, expr, kind, locks, throws):
         self.try_spawned = self.try_spawned or self.try_path is not None
+        self.cls_pending = self.cls_pending or kind == 'str' or self.holds_class(locks)
         self.pending[key] = self.path
         self.unconsumed[key] = (expr, kind, self.path)
         for k in locks:
@@ -362,6 +391,7 @@ class BodyGen:
 
     def lock_only(self, locks, throws):
         self.try_spawned = self.try_spawned or self.try_path is not None
+        self.cls_pending = self.cls_pending or self.holds_class(locks)
         for k in locks:
             self.rlocked[k] = self.path
         if throws:
@@ -540,6 +570,7 @@ class BodyGen:
         self.emit('cilk_sync;')
         self.throw_pending = False
         self.try_spawned = False
+        self.cls_pending = False
         for d in (self.pending, self.rlocked):
             for k in [k for k, p in d.items() if self.within(p)]:
                 del d[k]
@@ -585,7 +616,7 @@ class BodyGen:
             # as all zeros when passed by value to a function after the sync, if
             # the continuation was stolen (copies and references work). Until
             # then the fields are read directly. Reproducer:
-            # /tmp/weft-bugs/seed15-min.cpp.
+            # lit-tests/known-bugs/seed15-min.cpp.
             fields = ('lo', 'hi') if self.prog.rec_type == 'Pair' else ('a', 'b', 'c')
             for f_ in fields:
                 self.emit('%s = mixu(%s, (unsigned long)%s.%s);'
@@ -619,11 +650,12 @@ class BodyGen:
 
     def snapshot(self):
         return (dict(self.pending), dict(self.rlocked), dict(self.unconsumed),
-                self.throw_pending, self.try_spawned)
+                self.throw_pending, self.try_spawned, self.cls_pending)
 
     def restore(self, snap):
         (self.pending, self.rlocked, self.unconsumed, self.throw_pending,
-         self.try_spawned) = (dict(snap[0]), dict(snap[1]), dict(snap[2]), snap[3], snap[4])
+         self.try_spawned, self.cls_pending) = (
+             dict(snap[0]), dict(snap[1]), dict(snap[2]), snap[3], snap[4], snap[5])
 
     def merge(self, a, b):
         self.pending = dict(a[0]); self.pending.update(b[0])
@@ -631,6 +663,7 @@ class BodyGen:
         self.unconsumed = dict(a[2]); self.unconsumed.update(b[2])
         self.throw_pending = a[3] or b[3]
         self.try_spawned = a[4] or b[4]
+        self.cls_pending = a[5] or b[5]
 
     def stmts(self, count):
         for _ in range(count):
@@ -883,8 +916,11 @@ class BodyGen:
             self.stmts(self.rng.randrange(1, 4))
             if not thrown and (ph == nphases - 1 or self.chance(0.4)) \
                     and 'throw' not in prog.off:
-                self.st_throw()
-                thrown = True
+                if self.cls_pending and ph == nphases - 1:
+                    self.sync()   # see TODO(bug) in may_throw_ctx
+                if not self.cls_pending:
+                    self.st_throw()
+                    thrown = True
             if ph < nphases - 1 or self.chance(0.5):
                 self.sync()
         self.sync()

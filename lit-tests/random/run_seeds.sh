@@ -21,6 +21,7 @@
 #     -O1 -fsanitize=address
 #
 # One seed by hand: python3 lit-tests/random/gen_forkjoin.py --seed N > p.cpp
+# GEN_ARGS="--without exceptions,lambda" (say) passes options to the generator.
 set -u
 if [ $# -lt 6 ]; then
   sed -n '2,4p' "$0" >&2
@@ -39,14 +40,15 @@ fail() { # seed what details...
   shift 2
   echo "FAIL seed $seed: $what"
   echo "  generated program: $workdir/seed$seed.cpp"
-  echo "  regenerate: python3 $gen --seed $seed"
+  echo "  regenerate: python3 $gen --seed $seed ${GEN_ARGS:-}"
   for line in "$@"; do echo "  $line"; done
   failed+=("$seed")
 }
 
 for ((seed = first; seed <= last; ++seed)); do
   src=$workdir/seed$seed.cpp serial=$workdir/seed$seed.serial weft=$workdir/seed$seed.weft
-  if ! python3 "$gen" --seed "$seed" > "$src"; then
+  # shellcheck disable=SC2086
+  if ! python3 "$gen" --seed "$seed" ${GEN_ARGS:-} > "$src"; then
     fail "$seed" "generator failed"
     continue
   fi
