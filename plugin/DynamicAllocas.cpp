@@ -31,6 +31,21 @@
 // outlive each call in the caller, and it would no longer be told apart), so
 // a spawning function with dynamic allocas is noinline.
 //
+// Statement temporaries. A spawned statement's temporaries (the std::string
+// built for `spawn f(std::string(s))`) belong to the child: their lifetime
+// ends in the spawn's window, before the steal point. But coro-split puts
+// every escaped alloca of a loop that contains a suspend into the shared
+// frame, so in a spawning loop the thief's next iteration would build its
+// temporary where the child is still reading the last one. Such an alloca
+// is hidden the same way, its marker placed at its lifetime start:
+//
+//   %t = alloca %T  (entry)         ==>  %t = call ptr @__weft_statement_alloca(
+//   lifetime.start(%t)                         i64 size, i64 align)
+//                                        lifetime.start(%t)
+//
+// and after the split it becomes a static alloca of whichever function
+// holds it: each activation of the ramp or the slow clone has its own.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LowerSpawns.h"
@@ -39,6 +54,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -48,6 +64,8 @@
 using namespace llvm;
 
 STATISTIC(NumDynamicAllocas, "Dynamic allocas in spawning functions");
+STATISTIC(NumStatementTemporaries,
+          "Spawned statements' temporaries kept out of the frame");
 
 namespace weft {
 namespace {
@@ -55,6 +73,7 @@ namespace {
 constexpr const char *DynamicAllocaName = "__weft_dynamic_alloca";
 constexpr const char *StackSaveName = "__weft_stack_save";
 constexpr const char *StackRestoreName = "__weft_stack_restore";
+constexpr const char *StatementAllocaName = "__weft_statement_alloca";
 
 Function *declareMarker(Module &M, StringRef Name, FunctionType *Ty) {
   auto *Fn = cast<Function>(M.getOrInsertFunction(Name, Ty).getCallee());
@@ -119,13 +138,92 @@ void SpawnLowering::hideDynamicAllocas() {
   F.removeFnAttr(Attribute::AlwaysInline);
 }
 
+void SpawnLowering::noteStatementTemporaries(ArrayRef<Instruction *> Window) {
+  for (Instruction *I : Window.drop_front())
+    if (auto *End = dyn_cast<IntrinsicInst>(I);
+        End && End->getIntrinsicID() == Intrinsic::lifetime_end)
+      if (auto *AI = dyn_cast<AllocaInst>(End->getArgOperand(1));
+          AI && AI->isStaticAlloca())
+        StatementTemporaries.insert(AI);
+}
+
+/// The one lifetime start of \p AI, if it dominates every other use: then
+/// each pass through it is a fresh object.
+static IntrinsicInst *soleLifetimeStart(AllocaInst *AI, DominatorTree &DT) {
+  IntrinsicInst *Start = nullptr;
+  for (User *U : AI->users())
+    if (auto *II = dyn_cast<IntrinsicInst>(U);
+        II && II->getIntrinsicID() == Intrinsic::lifetime_start) {
+      if (Start)
+        return nullptr;
+      Start = II;
+    }
+  if (!Start)
+    return nullptr;
+  for (User *U : AI->users())
+    if (U != Start && !DT.dominates(Start, cast<Instruction>(U)))
+      return nullptr;
+  return Start;
+}
+
+void SpawnLowering::privatizeStatementTemporaries() {
+  if (StatementTemporaries.empty())
+    return;
+  Module &M = *F.getParent();
+  Type *I64 = Type::getInt64Ty(M.getContext());
+  // Not readnone: LICM must not hoist it out of the loop.
+  Function *Marker = declareMarker(
+      M, StatementAllocaName,
+      FunctionType::get(PointerType::getUnqual(M.getContext()), {I64, I64},
+                        false));
+  Marker->addRetAttr(Attribute::NoAlias);
+  const DataLayout &DL = M.getDataLayout();
+  DominatorTree DT(F);
+  for (AllocaInst *AI : StatementTemporaries) {
+    IntrinsicInst *Start = soleLifetimeStart(AI, DT);
+    if (!Start)
+      continue; // stays in the frame, as any other alloca
+    IRBuilder<> B(Start);
+    Value *Size = B.getInt64(*AI->getAllocationSize(DL));
+    CallInst *Private = B.CreateCall(
+        Marker, {Size, B.getInt64(AI->getAlign().value())}, AI->getName());
+    AI->replaceAllUsesWith(Private);
+    AI->eraseFromParent();
+    ++NumStatementTemporaries;
+  }
+}
+
+/// Each statement temporary becomes a static alloca of the function that
+/// holds its marker after the split (and after any inlining).
+static bool placeStatementTemporaries(Module &M) {
+  Function *Marker = M.getFunction(StatementAllocaName);
+  if (!Marker)
+    return false;
+  while (!Marker->use_empty()) {
+    auto *CI = cast<CallInst>(Marker->user_back());
+    BasicBlock &Entry = CI->getFunction()->getEntryBlock();
+    IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+    auto Bytes = cast<ConstantInt>(CI->getArgOperand(0))->getZExtValue();
+    AllocaInst *AI =
+        B.CreateAlloca(ArrayType::get(B.getInt8Ty(), Bytes), nullptr);
+    AI->setAlignment(
+        Align(cast<ConstantInt>(CI->getArgOperand(1))->getZExtValue()));
+    AI->takeName(CI);
+    CI->replaceAllUsesWith(AI);
+    CI->eraseFromParent();
+  }
+  Marker->eraseFromParent();
+  return true;
+}
+
 bool placeDynamicAllocas(Module &M,
                          const SmallPtrSetImpl<Function *> &FastClones) {
   Function *Alloc = M.getFunction(DynamicAllocaName);
   Function *Save = M.getFunction(StackSaveName);
   Function *Restore = M.getFunction(StackRestoreName);
+  bool Placed = placeStatementTemporaries(M);
   if (!Alloc && !Save && !Restore)
-    return false;
+    return Placed;
   LLVMContext &C = M.getContext();
   FunctionCallee ArenaAlloc = M.getOrInsertFunction(
       "__weft_arena_alloc", PointerType::getUnqual(C),

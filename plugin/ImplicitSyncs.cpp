@@ -50,7 +50,12 @@ void SpawnRewriter::warning(SourceLocation Loc, StringRef Msg) {
 void SpawnRewriter::walkLambda(LambdaExpr *Lambda, bool Dependent) {
   BodyWalk Inner(Dependent, Lambda->getBody());
   walkChildren(Lambda, Inner);
-  finishBody(dyn_cast_or_null<CompoundStmt>(Lambda->getBody()), Inner);
+  // The walk may have rebuilt the body (spawn end markers); the call
+  // operator, which CodeGen emits, must get the new one too.
+  auto *Body = const_cast<Stmt *>(Inner.Body);
+  if (CXXMethodDecl *Call = Lambda->getCallOperator(); Body != Call->getBody())
+    Call->setBody(Body);
+  finishBody(dyn_cast_or_null<CompoundStmt>(Body), Inner);
 }
 
 void SpawnRewriter::noteSpawnResult(const Expr *Destination, const Mark &M,

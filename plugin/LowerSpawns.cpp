@@ -229,6 +229,12 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
     for (CallBase *Sync : Syncs)
       weft::eraseSyncMarker(Sync);
   }
+  // The spawned statements' ends served the windows; nothing else needs them.
+  if (Function *EndMarker = M.getFunction(SpawnEndMarkerName)) {
+    while (!EndMarker->use_empty())
+      cast<Instruction>(EndMarker->user_back())->eraseFromParent();
+    EndMarker->eraseFromParent();
+  }
   for (Function *Marker : {SpawnMarker, ObjectMarker, SyncMarker})
     if (Marker && Marker->use_empty())
       Marker->eraseFromParent();

@@ -1,9 +1,11 @@
 //===- LowerSpawns.h - Split spawning functions into fast and slow clones -===//
 //
-// The IR half of Weft. The front end leaves two kinds of marks in the IR:
+// The IR half of Weft. The front end leaves three kinds of marks in the IR:
 //
 //   %f = call ptr @__weft_spawn_marker(ptr @fib)   ; the next call through %f
 //   %r = call i64 %f(i64 %n1)                      ; ... is a spawn
+//   store i64 %r, ptr %x.addr                      ; the spawned statement's
+//   call void @__weft_spawn_end()                  ; ... end (after its cleanups)
 //   call void @__weft_sync_marker()                ; a sync
 //
 // LowerSpawnsPass turns every function holding such marks into an LLVM
@@ -26,6 +28,7 @@ namespace weft {
 inline constexpr const char *SpawnMarkerName = "__weft_spawn_marker";
 inline constexpr const char *SyncMarkerName = "__weft_sync_marker";
 inline constexpr const char *ObjectMarkerName = "__weft_spawn_object";
+inline constexpr const char *SpawnEndMarkerName = "__weft_spawn_end";
 inline constexpr const char *FrameAllocName = "__weft_frame_alloc";
 inline constexpr const char *FrameFreeName = "__weft_frame_free";
 

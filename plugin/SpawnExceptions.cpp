@@ -158,7 +158,11 @@ void SpawnLowering::prepareUnwinding() {
 
 /// Path 1: the unwind edge of a spawned invoke, whose normal path
 /// lowerSpawn() already built; \p Stolen counts the child done and suspends.
-void SpawnLowering::lowerSpawnUnwind(InvokeInst *Spawn, BasicBlock *Stolen) {
+/// \p Window is the normal path's window: the lifetimes it ends must end on
+/// the way from here to \p Stolen too, or coro-split keeps those objects
+/// in the shared frame (see staysInParent in SpawnHelper.cpp).
+void SpawnLowering::lowerSpawnUnwind(InvokeInst *Spawn, BasicBlock *Stolen,
+                                     ArrayRef<Instruction *> Window) {
   LLVMContext &C = F.getContext();
   BasicBlock *Original = Spawn->getUnwindDest();
   BasicBlock *From = Spawn->getParent();
@@ -172,7 +176,18 @@ void SpawnLowering::lowerSpawnUnwind(InvokeInst *Spawn, BasicBlock *Stolen) {
   // The pop must come after the child is done with the frame's deque entry
   // and before anything else: the frame may be on the deque right now.
   Value *IsOwned = B.CreateCall(RT.Pop, {}, "weft.owned");
-  B.CreateCondBr(IsOwned, Owned, Stolen);
+  BasicBlock *ToStolen = Stolen;
+  for (Instruction *I : Window) {
+    auto *End = dyn_cast<IntrinsicInst>(I);
+    if (!End || End->getIntrinsicID() != Intrinsic::lifetime_end)
+      continue;
+    if (ToStolen == Stolen)
+      ToStolen = BasicBlock::Create(C, "weft.spawn.unwind.stolen", &F, Stolen);
+    End->clone()->insertInto(ToStolen, ToStolen->end());
+  }
+  if (ToStolen != Stolen)
+    BranchInst::Create(Stolen, ToStolen);
+  B.CreateCondBr(IsOwned, Owned, ToStolen);
 
   B.SetInsertPoint(Owned);
   emitRethrow(B, Original, From);

@@ -79,17 +79,30 @@ CallInst *cloneAsCall(CallBase *Spawn) {
 
 } // namespace
 
-bool SpawnLowering::windowNeedsHelper(CallBase *Spawn,
-                                      ArrayRef<Instruction *> Window) {
-  if (!isa<InvokeInst>(Spawn) || Window.size() < 2)
+bool SpawnLowering::windowNeedsHelper(ArrayRef<Instruction *> Window) {
+  if (!isa<InvokeInst>(Window.front()) || Window.size() < 2)
     return false;
   // What the victim reads after the child returns (the call is Window[0]).
   return !all_of(externalOperands(Window, /*From=*/1), isStable);
 }
 
-CallBase *SpawnLowering::outlineWindow(CallBase *Spawn,
-                                       ArrayRef<Instruction *> Window) {
+/// Lifetime markers of the statement's temporaries stay in the parent, in
+/// the window after the helper returns: they tell coro-split that the
+/// temporaries are dead before the next steal point, so that a loop's
+/// temporaries stay out of the shared frame, where the thief's next
+/// iteration would overwrite them while this child still reads them.
+static bool staysInParent(const Instruction *I) {
+  return I->isLifetimeStartOrEnd();
+}
+
+CallBase *SpawnLowering::outlineWindow(SmallVectorImpl<Instruction *> &Window) {
   LLVMContext &C = F.getContext();
+  auto *Spawn = cast<CallBase>(Window.front());
+  SmallVector<Instruction *, 4> Kept;
+  for (Instruction *I : Window)
+    if (staysInParent(I))
+      Kept.push_back(I);
+  erase_if(Window, staysInParent);
   SmallVector<Value *, 8> External = externalOperands(Window);
   SmallVector<Type *, 8> Params;
   for (Value *V : External)
@@ -126,6 +139,8 @@ CallBase *SpawnLowering::outlineWindow(CallBase *Spawn,
   Outlined->setDebugLoc(Spawn->getDebugLoc());
   for (Instruction *I : reverse(Window))
     I->eraseFromParent();
+  Window.assign(1, Outlined);
+  Window.append(Kept);
   return Outlined;
 }
 

@@ -258,30 +258,67 @@ void SpawnLowering::addSuspend(BasicBlock *From, Value *Save,
   branchToExit(B, /*Suspended=*/true, nullptr);
 }
 
+/// Whether \p I ends the scan for a spawn's window: the statement's end
+/// marker, any other mark or runtime call, or another spawned call.
+bool SpawnLowering::endsWindowScan(const Instruction &I) const {
+  const auto *CB = dyn_cast<CallBase>(&I);
+  if (!CB)
+    return I.isTerminator();
+  if (SpawnSet.count(CB))
+    return true;
+  const Function *Callee = CB->getCalledFunction();
+  return Callee && (Callee->getName().starts_with("__weft_") ||
+                    Callee->getIntrinsicID() == Intrinsic::coro_save ||
+                    Callee->getIntrinsicID() == Intrinsic::coro_suspend);
+}
+
+static bool isSpawnEnd(const Instruction &I) {
+  const auto *CI = dyn_cast<CallInst>(&I);
+  const Function *Callee = CI ? CI->getCalledFunction() : nullptr;
+  return Callee && Callee->getName() == SpawnEndMarkerName;
+}
+
 /// Returns the last instruction of the spawn's window: what the victim runs
 /// after the child returns and before it pops, scanning from \p First (after
 /// the call, or at the start of an invoke's normal destination). That is
-/// the call, the pure instructions computing on its result (conversions,
-/// extractvalue), the stores of those values, and copies out of a temporary
-/// the window filled (a struct assigned through a temporary). Every store
-/// and copy becomes volatile: a result may be read only after the sync, and
-/// only through memory; if SROA promoted the destination, the value would
-/// flow as SSA to a phi before the sync, and coro-split would reload it at
-/// the resume point, where the thief runs while the child is still
-/// computing it. Instructions in between that do not depend on the result
-/// (the destination's address) are hoisted above the call: the destination
-/// is evaluated in the parent before the spawn. Returns null if the result
-/// escapes in any other way.
+/// the rest of the spawning statement, up to the front end's end marker:
+/// the instructions computing on the result (conversions, extractvalue),
+/// its stores, copies out of a temporary the window filled (a struct
+/// assigned through a temporary), and the destruction of the statement's
+/// temporaries, which the call may still be using. OpenCilk runs all of it
+/// in the child too.
+///
+/// Every store and copy of the result becomes volatile: a result may be
+/// read only after the sync, and only through memory; if SROA promoted the
+/// destination, the value would flow as SSA to a phi before the sync, and
+/// coro-split would reload it at the resume point, where the thief runs
+/// while the child is still computing it.
+///
+/// What evaluates a destination (`a[i++] = spawn f()` loads `a` and `i`
+/// and increments `i` after the call) is hoisted above the call: the
+/// destination is evaluated in the parent before the spawn. Returns null if
+/// the result is used in any other way.
+///
+/// Without an end marker (the statement spans blocks), the window stops at
+/// the last store or copy of the result; what follows is the continuation.
 Instruction *SpawnLowering::collectSpawnWindow(
     CallBase *Call, Instruction *First, SmallVectorImpl<Instruction *> &Window) {
-  SmallPtrSet<Value *, 8> Values = {Call}; // SSA values computed from the result
-  SmallPtrSet<Value *, 4> Filled;          // objects the window wrote
+  Window.push_back(Call);
+  SmallVector<Instruction *, 16> Statement;
+  bool Bounded = false;
+  for (Instruction *I = First; !(Bounded = isSpawnEnd(*I)); I = I->getNextNode()) {
+    if (endsWindowScan(*I))
+      break;
+    Statement.push_back(I);
+  }
+
+  // What consumes the result.
+  SmallPtrSet<Value *, 8> Values = {Call}; // SSA values computed from it
+  SmallPtrSet<Value *, 4> Filled;          // objects holding it
+  SmallPtrSet<Instruction *, 8> Consumers;
   if (Call->arg_size() && Call->paramHasAttr(0, Attribute::StructRet))
     Filled.insert(getUnderlyingObject(Call->getArgOperand(0)));
-  Instruction *End = Call;
-  Window.push_back(Call);
-  SmallVector<Instruction *, 8> Others;
-  for (Instruction *I = First; !I->isTerminator(); I = I->getNextNode()) {
+  for (Instruction *I : Statement) {
     bool ReadsResult =
         any_of(I->operands(), [&](Value *Op) { return Values.count(Op); });
     if (auto *Copy = dyn_cast<MemTransferInst>(I);
@@ -295,10 +332,55 @@ Instruction *SpawnLowering::collectSpawnWindow(
     } else if (ReadsResult && !I->mayHaveSideEffects() &&
                !I->mayReadFromMemory()) {
       Values.insert(I);
+    } else if (ReadsResult) {
+      return nullptr; // passed on: `g(spawn f())`
     } else {
-      Others.push_back(I);
       continue;
     }
+    Consumers.insert(I);
+  }
+
+  // The destinations: Clang evaluates the left side of `dst = f()` after
+  // the call and before the first store (`*p++ = f()` advances p there),
+  // and each store's address may be computed just before it. What comes
+  // before the first store may also be cleanups, when the spawn initialises
+  // a variable (destructor calls, lifetime ends); those stay.
+  SmallPtrSet<Instruction *, 8> Hoisted;
+  SmallVector<Instruction *, 8> Work(Consumers.begin(), Consumers.end());
+  for (Instruction *I : Statement) {
+    if (Consumers.empty() || Consumers.count(I))
+      break;
+    if (!isa<CallBase>(I))
+      Work.push_back(I), Hoisted.insert(I);
+  }
+  while (!Work.empty()) {
+    Instruction *I = Work.pop_back_val();
+    for (Value *Op : I->operands()) {
+      auto *OpI = dyn_cast<Instruction>(Op);
+      if (!OpI || !is_contained(Statement, OpI) || Hoisted.count(OpI))
+        continue;
+      if (Consumers.count(OpI)) {
+        if (Hoisted.count(I))
+          return nullptr; // a destination computed from the result
+        continue;
+      }
+      Hoisted.insert(OpI);
+      Work.push_back(OpI);
+    }
+  }
+
+  Instruction *LastConsumer = nullptr;
+  for (Instruction *I : Statement)
+    if (Consumers.count(I))
+      LastConsumer = I;
+  Instruction *End = Call;
+  for (Instruction *I : Statement) {
+    if (Hoisted.count(I)) {
+      I->moveBefore(Call);
+      continue;
+    }
+    if (!Bounded && (!LastConsumer || LastConsumer->comesBefore(I)))
+      break; // a destination's address comes before its store
     Window.push_back(I);
     End = I;
   }
@@ -307,10 +389,6 @@ Instruction *SpawnLowering::collectSpawnWindow(
     for (User *U : V->users())
       if (!is_contained(Window, U))
         return nullptr;
-  if (End != Call)
-    for (Instruction *I : Others)
-      if (I->comesBefore(End))
-        I->moveBefore(Call);
   return End;
 }
 
@@ -323,19 +401,20 @@ Instruction *SpawnLowering::collectSpawnWindow(
 /// runtime calls and suspend order those loads. The asm emits nothing.
 void SpawnLowering::escapeDestinations(ArrayRef<Instruction *> Window) {
   SmallPtrSet<Value *, 4> Objects;
-  for (Instruction *I : Window) {
-    if (auto *SI = dyn_cast<StoreInst>(I))
+  auto *Spawned = cast<CallBase>(Window.front());
+  for (Value *Arg : Spawned->args())
+    if (Arg->getType()->isPointerTy())
+      Objects.insert(getUnderlyingObject(Arg));
+  for (Instruction *I : Window.drop_front()) {
+    if (auto *SI = dyn_cast<StoreInst>(I); SI && SI->isVolatile())
       Objects.insert(getUnderlyingObject(SI->getPointerOperand()));
-    else if (auto *Copy = dyn_cast<MemTransferInst>(I))
+    else if (auto *Copy = dyn_cast<MemTransferInst>(I); Copy && Copy->isVolatile())
       Objects.insert(getUnderlyingObject(Copy->getDest()));
-    else if (auto *CB = dyn_cast<CallBase>(I))
-      for (unsigned Arg = 0; Arg < CB->arg_size(); ++Arg)
-        if (CB->getArgOperand(Arg)->getType()->isPointerTy())
-          Objects.insert(getUnderlyingObject(CB->getArgOperand(Arg)));
   }
   for (Value *Object : Objects) {
     auto *Alloca = dyn_cast<AllocaInst>(Object);
-    if (!Alloca || Alloca->getParent() != &F.getEntryBlock())
+    if (!Alloca || Alloca->getParent() != &F.getEntryBlock() ||
+        StatementTemporaries.count(Alloca))
       continue;
     IRBuilder<> B(Alloca->getNextNode());
     auto *Escape = InlineAsm::get(
@@ -361,6 +440,7 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
   Instruction *First = firstAfterReturn(Call);
   SmallVector<Instruction *, 8> Window;
   Instruction *WindowEnd = collectSpawnWindow(Call, First, Window);
+  noteStatementTemporaries(Window);
   escapeDestinations(Window);
   if (!WindowEnd) {
     reportUnsupported(F,
@@ -368,10 +448,10 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
                       "into a variable or an lvalue",
                       Call);
     WindowEnd = Call;
-  } else if (windowNeedsHelper(Call, Window)) {
-    Call = outlineWindow(Call, Window); // SpawnHelper.cpp
+  } else if (windowNeedsHelper(Window)) {
+    Call = outlineWindow(Window); // SpawnHelper.cpp
     Invoke = dyn_cast<InvokeInst>(Call);
-    WindowEnd = Call;
+    WindowEnd = Window.back();
     First = firstAfterReturn(Call);
   }
   // The spawned call must stay one call. coro-split reloads a value that
@@ -398,7 +478,7 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
   B.CreateCall(RT.SpawnStolen, {Frame});
   addSuspend(Stolen, Save, Cont);
   if (Invoke)
-    lowerSpawnUnwind(Invoke, Stolen);
+    lowerSpawnUnwind(Invoke, Stolen, Window);
 }
 
 /// A sync: free in the fast clone; in the slow clone it waits for the
@@ -471,6 +551,8 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
   SmallVector<WeakTrackingVH, 8> Spawns(SpawnList.begin(), SpawnList.end());
   SmallVector<WeakTrackingVH, 8> Syncs(SyncList.begin(), SyncList.end());
   prepareUnwinding();
+  for (WeakTrackingVH &Spawn : Spawns)
+    SpawnSet.insert(cast<CallBase>(Spawn));
 
   SmallVector<ReturnInst *, 4> Returns;
   for (BasicBlock &BB : F)
@@ -490,6 +572,7 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
   for (ReturnInst *Ret : Returns)
     lowerReturn(Ret);
 
+  privatizeStatementTemporaries();
   F.addFnAttr(Attribute::PresplitCoroutine);
   ++NumSpawningFunctions;
   return true;

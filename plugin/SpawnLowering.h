@@ -11,6 +11,7 @@
 #define WEFT_PLUGIN_SPAWNLOWERING_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
@@ -71,15 +72,17 @@ private:
   llvm::Value *frameField(llvm::IRBuilder<> &B, unsigned Offset,
                           const llvm::Twine &Name);
   llvm::Value *loadStolen(llvm::IRBuilder<> &B);
+  bool endsWindowScan(const llvm::Instruction &I) const;
   llvm::Instruction *
   collectSpawnWindow(llvm::CallBase *Call, llvm::Instruction *First,
                      llvm::SmallVectorImpl<llvm::Instruction *> &Window);
 
   // SpawnHelper.cpp
-  static bool windowNeedsHelper(llvm::CallBase *Spawn,
-                                llvm::ArrayRef<llvm::Instruction *> Window);
-  llvm::CallBase *outlineWindow(llvm::CallBase *Spawn,
-                                llvm::ArrayRef<llvm::Instruction *> Window);
+  static bool windowNeedsHelper(llvm::ArrayRef<llvm::Instruction *> Window);
+  /// Moves the window into a helper; \p Window becomes the helper's call
+  /// and what stays after it.
+  llvm::CallBase *
+  outlineWindow(llvm::SmallVectorImpl<llvm::Instruction *> &Window);
   void addSuspend(llvm::BasicBlock *From, llvm::Value *Save,
                   llvm::BasicBlock *Resume);
   void escapeDestinations(llvm::ArrayRef<llvm::Instruction *> Window);
@@ -87,11 +90,14 @@ private:
   // DynamicAllocas.cpp
   bool hasDynamicAllocas() const;
   void hideDynamicAllocas();
+  void noteStatementTemporaries(llvm::ArrayRef<llvm::Instruction *> Window);
+  void privatizeStatementTemporaries();
 
   // SpawnExceptions.cpp
   static bool needsUnwindHandling(llvm::Function &F);
   void prepareUnwinding();
-  void lowerSpawnUnwind(llvm::InvokeInst *Spawn, llvm::BasicBlock *Stolen);
+  void lowerSpawnUnwind(llvm::InvokeInst *Spawn, llvm::BasicBlock *Stolen,
+                        llvm::ArrayRef<llvm::Instruction *> Window);
   void emitRethrow(llvm::IRBuilder<> &B, llvm::BasicBlock *UnwindTo,
                    llvm::BasicBlock *Like);
   llvm::BasicBlock *emitPendingCheck(llvm::BasicBlock *Done,
@@ -101,12 +107,15 @@ private:
 
   llvm::Function &F;
   RuntimeDecls &RT;
+  llvm::SmallPtrSet<llvm::CallBase *, 8> SpawnSet; // the calls to lower
   llvm::Type *RetTy = nullptr;
   llvm::StructType *FrameTy = nullptr;
   llvm::AllocaInst *Frame = nullptr;
   llvm::Value *Mem = nullptr;
   llvm::Value *Handle = nullptr;
   llvm::Value *ArenaSlot = nullptr; // the frame's arena, if F has VLAs
+  // Allocas whose lifetime ends in a spawn's window (DynamicAllocas.cpp).
+  llvm::SmallPtrSet<llvm::AllocaInst *, 4> StatementTemporaries;
   llvm::BasicBlock *Exit = nullptr;
   llvm::PHINode *ExitWasSuspended = nullptr;
   llvm::PHINode *ExitValue = nullptr;

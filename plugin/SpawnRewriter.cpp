@@ -51,6 +51,7 @@ SpawnRewriter::SpawnRewriter(ASTContext &Ctx)
   // IR pass where an exception rethrown at the sync must go.
   SyncMarker = makeMarker(SyncMarkerName, Ctx.VoidTy, {}, /*MayThrow=*/true);
   ObjectMarker = makeMarker(ObjectMarkerName, Ctx.VoidPtrTy, {Ctx.VoidPtrTy});
+  SpawnEndMarker = makeMarker(SpawnEndMarkerName, Ctx.VoidTy, {});
 }
 
 FunctionDecl *SpawnRewriter::makeMarker(StringRef Name, QualType Ret,
@@ -158,14 +159,100 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
       handleSpawnExpr(E, *M, Walk);
     }
   }
+  if (isa<CompoundStmt>(S)) {
+    walkScope(S, Walk);
+    checkScopeEnd(cast<CompoundStmt>(S), Walk);
+    return;
+  }
   walkChildren(S, Walk);
-  if (auto *Scope = dyn_cast<CompoundStmt>(S))
-    checkScopeEnd(Scope, Walk);
 }
 
+namespace {
+
+/// Whether \p Child sits in \p Parent where a statement goes (a branch or
+/// a loop body), rather than being part of an expression or a header.
+bool isSubStatement(const Stmt *Parent, const Stmt *Child) {
+  if (const auto *If = dyn_cast<IfStmt>(Parent))
+    return Child == If->getThen() || Child == If->getElse();
+  if (const auto *For = dyn_cast<ForStmt>(Parent))
+    return Child == For->getBody();
+  if (const auto *While = dyn_cast<WhileStmt>(Parent))
+    return Child == While->getBody();
+  if (const auto *Do = dyn_cast<DoStmt>(Parent))
+    return Child == Do->getBody();
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Parent))
+    return Child == Range->getBody();
+  if (const auto *Case = dyn_cast<SwitchCase>(Parent))
+    return Child == Case->getSubStmt();
+  if (const auto *Label = dyn_cast<LabelStmt>(Parent))
+    return Child == Label->getSubStmt();
+  if (const auto *Attributed = dyn_cast<AttributedStmt>(Parent))
+    return Child == Attributed->getSubStmt();
+  return false;
+}
+
+FPOptionsOverride fpFeatures(const CompoundStmt *Scope) {
+  return Scope->hasStoredFPFeatures() ? Scope->getStoredFPFeatures()
+                                      : FPOptionsOverride();
+}
+
+} // namespace
+
 void SpawnRewriter::walkChildren(Stmt *S, BodyWalk &Walk) {
-  for (Stmt *&Child : S->children())
-    walk(Child, Walk);
+  for (Stmt *&Child : S->children()) {
+    if (!Child || !isSubStatement(S, Child)) {
+      walk(Child, Walk);
+      continue;
+    }
+    if (!walkStatement(Child, Walk))
+      continue;
+    // A block of its own changes nothing for an expression, and a variable
+    // declared as a branch's whole body is dead at its end anyway.
+    Stmt *Ended[] = {Child, makeSpawnEndCall(Child->getEndLoc())};
+    Child = CompoundStmt::Create(Ctx, Ended, FPOptionsOverride(),
+                                 Child->getBeginLoc(), Child->getEndLoc());
+  }
+}
+
+/// Walks a statement where a statement goes. Returns true if it is an
+/// expression or a declaration that spawns, which then needs the end marker
+/// after it: everything between the spawned call and the marker (the
+/// result's stores, the temporaries' destructors) is the child's part.
+bool SpawnRewriter::walkStatement(Stmt *&S, BodyWalk &Walk) {
+  unsigned SpawnsBefore = Walk.Spawns;
+  walk(S, Walk);
+  return S && Walk.Spawns != SpawnsBefore && !Walk.Dependent &&
+         (isa<Expr>(S) || isa<DeclStmt>(S));
+}
+
+/// Walks a block, putting the end marker after each spawning statement. A
+/// declaration's scope is the rest of the block, so the marker cannot go
+/// into a block of its own: the block is rebuilt with the markers in it.
+void SpawnRewriter::walkScope(Stmt *&S, BodyWalk &Walk) {
+  auto *Scope = cast<CompoundStmt>(S);
+  SmallVector<Stmt *, 16> Body;
+  SmallVector<unsigned, 16> NewIndex;
+  for (Stmt *&Child : Scope->body()) {
+    bool EndsSpawn = walkStatement(Child, Walk);
+    NewIndex.push_back(Body.size());
+    Body.push_back(Child);
+    if (EndsSpawn)
+      Body.push_back(makeSpawnEndCall(Child->getEndLoc()));
+  }
+  if (Body.size() == Scope->size())
+    return;
+  CompoundStmt *Ended = CompoundStmt::Create(
+      Ctx, Body, fpFeatures(Scope), Scope->getLBracLoc(), Scope->getRBracLoc());
+  // Returns are recorded by their slot, which moved to the new block.
+  for (auto *Slots : {&Walk.Returns, &Walk.EarlyReturns})
+    for (Stmt **&Slot : *Slots)
+      if (Slot >= Scope->body_begin() && Slot < Scope->body_end())
+        Slot = Ended->body_begin() + NewIndex[Slot - Scope->body_begin()];
+  if (S == Walk.Body) {
+    Walk.Body = Ended;
+    WalkedBodies.insert(Ended);
+  }
+  S = Ended;
 }
 
 void SpawnRewriter::handleSpawnExpr(Expr *E, const Mark &M, BodyWalk &Walk) {
@@ -306,6 +393,11 @@ Expr *SpawnRewriter::functionPointer(FunctionDecl *FD, SourceLocation Loc) {
 
 Expr *SpawnRewriter::makeSyncCall(SourceLocation Loc) {
   return CallExpr::Create(Ctx, functionPointer(SyncMarker, Loc), {},
+                          Ctx.VoidTy, VK_PRValue, Loc, FPOptionsOverride());
+}
+
+Expr *SpawnRewriter::makeSpawnEndCall(SourceLocation Loc) {
+  return CallExpr::Create(Ctx, functionPointer(SpawnEndMarker, Loc), {},
                           Ctx.VoidTy, VK_PRValue, Loc, FPOptionsOverride());
 }
 

@@ -5,6 +5,9 @@
 //
 //   x = fib(n - 1)   ==>   x = ((long (*)(long))__weft_spawn_marker((void *)fib))(n - 1)
 //   obj.m(a)         ==>   (*(S *)__weft_spawn_object((void *)&obj)).m(a)
+//   a spawning statement s;  ==>  s; __weft_spawn_end();   (where the
+//                          statement's temporaries are gone: the child's
+//                          part ends there; SpawnLowering's window)
 //   ;  (a sync)      ==>   __weft_sync_marker();
 //   return e;        ==>   { __weft_sync_marker(); return e; }   (implicit
 //                          sync, before the locals' destructors run;
@@ -54,7 +57,7 @@ private:
     BodyWalk(bool Dependent, const clang::Stmt *Body)
         : Dependent(Dependent), Body(Body) {}
     bool Dependent;                            // a template pattern
-    const clang::Stmt *Body;                   // the function's body
+    const clang::Stmt *Body;                   // the function's body (block)
     llvm::SmallPtrSet<const Mark *, 8> Handled; // marks applied in this body
     // Initialisers and assigned values seen so far, and what they store to.
     llvm::DenseMap<const clang::Expr *, const clang::VarDecl *> VariableInits;
@@ -70,6 +73,8 @@ private:
   };
   void walk(clang::Stmt *&S, BodyWalk &Walk);
   void walkChildren(clang::Stmt *S, BodyWalk &Walk);
+  void walkScope(clang::Stmt *&S, BodyWalk &Walk);
+  bool walkStatement(clang::Stmt *&S, BodyWalk &Walk);
 
   // ImplicitSyncs.cpp
   void walkLambda(clang::LambdaExpr *Lambda, bool Dependent);
@@ -84,6 +89,7 @@ private:
   void handleSpawnDecl(clang::VarDecl *VD, const Mark &M, BodyWalk &Walk);
   void spawnCall(clang::CallExpr *CE, const Mark &M, bool InitializesVariable);
   clang::Expr *makeSyncCall(clang::SourceLocation Loc);
+  clang::Expr *makeSpawnEndCall(clang::SourceLocation Loc);
   clang::Expr *markPointer(clang::Expr *Ptr);
   clang::Expr *markObjectGLValue(clang::Expr *Object);
   void markObject(clang::MemberExpr *ME);
@@ -99,6 +105,7 @@ private:
   clang::FunctionDecl *SpawnMarker;
   clang::FunctionDecl *SyncMarker;
   clang::FunctionDecl *ObjectMarker;
+  clang::FunctionDecl *SpawnEndMarker;
   llvm::SmallPtrSet<const clang::Stmt *, 32> WalkedBodies;
   llvm::SmallPtrSet<const clang::CallExpr *, 32> SpawnedCalls;
   llvm::DenseSet<clang::SourceLocation> Warned; // once per instantiated mark

@@ -15,6 +15,7 @@
 #include "SpawnRewriter.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/CodeGenOptions.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
@@ -56,8 +57,16 @@ protected:
     // The main file has not been entered yet, so predefines still apply.
     Preprocessor &PP = CI.getPreprocessor();
     PP.setPredefines(PP.getPredefines() + "#define __weft__ 1\n");
-    CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
+    CodeGenOptions &CodeGen = CI.getCodeGenOpts();
+    CodeGen.PassBuilderCallbacks.push_back(
         [](llvm::PassBuilder &PB) { registerLowerSpawns(PB, true); });
+    // Lifetime markers at every -O level. coro-split keeps an alloca out of
+    // the shared frame only if they show it dead at every steal point; a
+    // spawned statement's temporaries in a loop would otherwise share one
+    // frame slot between the child reading it and the thief's next
+    // iteration. Clang emits them at -O0 only for this option, which
+    // does nothing else unless AddressSanitizer is on.
+    CodeGen.SanitizeAddressUseAfterScope = true;
     return std::make_unique<WeftConsumer>();
   }
 

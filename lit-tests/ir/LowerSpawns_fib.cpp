@@ -1,4 +1,5 @@
-// Verify that the front end marks exactly the spawned call and the sync, that
+// Verify that the front end marks exactly the spawned call, the end of its
+// statement and the sync, that
 // weft-lower-spawns brackets the spawned call with a push and a pop and turns
 // the function into a pre-split coroutine (the result store volatile, so the
 // result stays in memory until the sync), that a spawned call that may throw
@@ -32,6 +33,8 @@ long plain(long n) { return n + 1; }
 // MARKS-NEXT: load
 // MARKS-NEXT: sub
 // MARKS-NEXT: call {{.*}}i64 %[[CALLEE]](
+// MARKS-NEXT: store i64
+// MARKS-NEXT: call void @__weft_spawn_end()
 // MARKS: call {{.*}}i64 @_Z3fibl(
 // MARKS: call void @__weft_sync_marker()
 // MARKS-LABEL: define {{.*}} @_Z5plainl(
@@ -81,4 +84,5 @@ long plain(long n) { return n + 1; }
 // SPLIT-LABEL: define internal fastcc void @_Z3fibl.resume(
 // SPLIT: switch i{{[0-9]+}} %{{.*}}, label
 // SPLIT-NOT: __weft_spawn_marker
+// SPLIT-NOT: __weft_spawn_end
 // SPLIT-NOT: __weft_sync_marker

@@ -59,8 +59,6 @@ All arithmetic on values is unsigned (mixu) so there is no signed overflow.
 
 Left out until Weft bugs are fixed (grep TODO(bug); reproducers seed*-min.cpp
 in /tmp/weft-bugs, or lit-tests/known-bugs once copied there):
-  * passing a struct result by value after the sync (seed15-min.cpp): the
-    fields are read directly instead;
   * anything in a try block that may throw while another child of the try
     is outstanding (seed7-min.cpp, seed12-min.cpp): Weft enters the catch
     without syncing;
@@ -611,17 +609,14 @@ class BodyGen:
             self.emit('  %s = mixu(%s, (unsigned long)%s[k]);' % (self.acc, self.acc, name))
             return
         else:
-            # TODO(bug): pass the struct by value (hpair(p) / hacc(p)) once Weft
-            # handles it: a struct a spawned call returned into a variable reads
-            # as all zeros when passed by value to a function after the sync, if
-            # the continuation was stolen (copies and references work). Until
-            # then the fields are read directly. Reproducer:
-            # lit-tests/known-bugs/seed15-min.cpp.
-            fields = ('lo', 'hi') if self.prog.rec_type == 'Pair' else ('a', 'b', 'c')
-            for f_ in fields:
-                self.emit('%s = mixu(%s, (unsigned long)%s.%s);'
-                          % (self.acc, self.acc, expr, f_))
-            return
+            if self.chance(0.5):   # by value: a copy of the whole struct
+                v = '%s(%s)' % ('hpair' if self.prog.rec_type == 'Pair' else 'hacc', expr)
+            else:
+                fields = ('lo', 'hi') if self.prog.rec_type == 'Pair' else ('a', 'b', 'c')
+                for f_ in fields:
+                    self.emit('%s = mixu(%s, (unsigned long)%s.%s);'
+                              % (self.acc, self.acc, expr, f_))
+                return
         self.emit('%s = mixu(%s, (unsigned long)%s);' % (self.acc, self.acc, v))
 
     def open_block(self):
