@@ -18,6 +18,9 @@
 // serial elision every earlier child finished before `e` too. A spawn inside
 // `e` itself is still synced by the pass at the `ret`.
 //
+// A try block that spawns also ends with a sync, as in OpenCilk, so that a
+// child's exception is raised where the try block's handlers catch it.
+//
 // A return inside a catch handler gets no sync of its own: a slow clone
 // that suspended there would finish the handler on another thread, and the
 // C++ runtime keeps the exceptions being handled per thread. The pass's
@@ -113,15 +116,33 @@ void SpawnRewriter::finishBody(CompoundStmt *Body, BodyWalk &Walk) {
     Stmt *Synced[] = {makeSyncCall(Loc), *Return};
     *Return = CompoundStmt::Create(Ctx, Synced, FPOptionsOverride(), Loc, Loc);
   }
-  if (Body->body_empty() || isa<ReturnStmt>(Body->body_back()))
+  syncAtEnd(Body);
+}
+
+/// Puts a sync after the last statement of \p Block, inside its scope, so
+/// that its locals are destroyed after the sync.
+void SpawnRewriter::syncAtEnd(CompoundStmt *Block) {
+  if (Block->body_empty() || isa<ReturnStmt>(Block->body_back()))
     return;
-  // Wrapping the last statement keeps the sync inside the body's scope,
-  // so the body's locals are destroyed after it.
-  Stmt *&Last = Body->body_begin()[Body->size() - 1];
-  SourceLocation End = Body->getRBracLoc();
+  Stmt *&Last = Block->body_begin()[Block->size() - 1];
+  SourceLocation End = Block->getRBracLoc();
   Stmt *Synced[] = {Last, makeSyncCall(End)};
   Last = CompoundStmt::Create(Ctx, Synced, FPOptionsOverride(),
                               Last->getBeginLoc(), End);
+}
+
+/// A try block that spawns ends with a sync, as in OpenCilk: a child's
+/// exception then surfaces inside the try block, where its handlers catch
+/// it, as they do in the serial elision.
+void SpawnRewriter::walkTry(CXXTryStmt *Try, BodyWalk &Walk) {
+  unsigned SpawnsBefore = Walk.Spawns;
+  for (Stmt *&Child : Try->children()) {
+    bool IsBlock = Child == Try->getTryBlock();
+    walk(Child, Walk);
+    if (IsBlock && Walk.Spawns != SpawnsBefore && !Walk.Dependent)
+      if (auto *Block = dyn_cast<CompoundStmt>(Child))
+        syncAtEnd(Block);
+  }
 }
 
 } // namespace weft

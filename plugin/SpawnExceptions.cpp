@@ -35,6 +35,28 @@
 //    implicit sync (its children finish first) and completes; the parked
 //    fast clone, resumed, rethrows it to its caller (rethrowAfterPark).
 //
+// 4. The continuation throws while stolen children still run. Its cleanups
+//    and handlers (destructors of locals the children may use) must wait
+//    for them, as in the serial elision, where every child finished before
+//    the throw; OpenCilk syncs there too. So each of the function's own
+//    landing pads first checks, in the slow clone, whether children are
+//    outstanding; if so it takes the exception out of flight
+//    (__weft_hold: the sync may resume on another thread, and the C++
+//    runtime counts exceptions in flight per thread), syncs, and rethrows
+//    it into the same landing pad, which now finds nothing outstanding:
+//
+//      pad:   %lp = landingpad ...
+//             br (stolen && steals != 0), %weft.lp.sync, %cleanups
+//      weft.lp.sync:  %held = __weft_hold(%exn); sync (may suspend)
+//      weft.lp.again: invoke __weft_rethrow_after_sync(%frame, %held)
+//                         unwind %pad
+//
+//    If a child threw too, its exception replaces the continuation's, as
+//    in OpenCilk: serially it came first. (OpenCilk syncs only at the end
+//    of a try block that spawns; Weft syncs at every landing pad, so a
+//    child's exception may reach the handler of a try block nested in the
+//    continuation, which serially it would not.)
+//
 // Catch-all clauses make the personality's search phase stop in every
 // spawning function, so cleanups run before an exception nobody catches
 // terminates the program; C++ leaves that choice to the implementation.
@@ -107,7 +129,7 @@ void SpawnLowering::prepareUnwinding() {
     F.setPersonalityFn(cast<Constant>(Personality.getCallee()));
   }
 
-  SmallVector<LandingPadInst *, 8> Pads;
+  SmallVector<LandingPadInst *, 8> &Pads = OwnPads;
   SmallVector<ResumeInst *, 4> Resumes;
   SmallVector<CallInst *, 16> Calls;
   for (Instruction &I : instructions(F)) {
@@ -154,6 +176,44 @@ void SpawnLowering::prepareUnwinding() {
   }
   for (CallInst *CI : Calls)
     changeToInvokeAndSplitBasicBlock(CI, CatchAllPad);
+}
+
+/// Path 4: a landing pad of the function's own waits for outstanding
+/// children before its cleanups run.
+void SpawnLowering::syncBeforeCleanups(LandingPadInst *LP) {
+  LLVMContext &C = F.getContext();
+  BasicBlock *Pad = LP->getParent();
+  BasicBlock *Cleanups =
+      Pad->splitBasicBlock(LP->getNextNode(), "weft.lp.cleanups");
+  Pad->getTerminator()->eraseFromParent();
+  BasicBlock *Wait = BasicBlock::Create(C, "weft.lp.sync", &F, Cleanups);
+  BasicBlock *Suspend = BasicBlock::Create(C, "weft.lp.wait", &F, Cleanups);
+  BasicBlock *Again = BasicBlock::Create(C, "weft.lp.again", &F, Cleanups);
+
+  // Only a slow clone has children of its own outstanding (steals since
+  // its last sync); the frame's owner reads its own fields.
+  IRBuilder<> B(Pad);
+  Value *Steals = B.CreateLoad(
+      B.getInt32Ty(), frameField(B, WEFT_FRAME_STEALS_OFFSET, "steals.addr"),
+      "steals");
+  Value *Outstanding = B.CreateAnd(loadStolen(B), B.CreateIsNotNull(Steals));
+  B.CreateCondBr(Outstanding, Wait, Cleanups);
+
+  B.SetInsertPoint(Wait);
+  Value *Held = B.CreateCall(RT.Hold, {B.CreateExtractValue(LP, 0)}, "weft.held");
+  Value *Save = B.CreateCall(RT.CoroSave, {Handle}, "weft.save");
+  Value *MustWait = B.CreateCall(RT.SyncSlow, {Frame}, "weft.wait");
+  B.CreateCondBr(MustWait, Suspend, Again);
+  addSuspend(Suspend, Save, Again);
+
+  // Back into this landing pad, with a child's exception if one came, else
+  // the same one; its phis keep the values they had on the way in.
+  B.SetInsertPoint(Again);
+  BasicBlock *Never = BasicBlock::Create(C, "weft.unreachable", &F);
+  B.CreateInvoke(RT.RethrowAfterSync, Never, Pad, {Frame, Held});
+  IRBuilder<>(Never).CreateUnreachable();
+  for (PHINode &Phi : Pad->phis())
+    Phi.addIncoming(&Phi, Again);
 }
 
 /// Path 1: the unwind edge of a spawned invoke, whose normal path

@@ -47,15 +47,19 @@ RuntimeDecls::RuntimeDecls(Module &M) {
   FrameFree = M.getOrInsertFunction(FrameFreeName, Void, Ptr);
   Catch = M.getOrInsertFunction("__weft_catch", Void, Ptr, Ptr);
   Rethrow = M.getOrInsertFunction("__weft_rethrow", Void, Ptr);
+  Hold = M.getOrInsertFunction("__weft_hold", Ptr, Ptr);
+  RethrowAfterSync =
+      M.getOrInsertFunction("__weft_rethrow_after_sync", Void, Ptr, Ptr);
   ArenaRelease = M.getOrInsertFunction("__weft_arena_release", Void, Ptr);
   // Only __weft_rethrow unwinds; the others must stay plain calls when the
   // lowering turns a function's may-throw calls into invokes.
   for (FunctionCallee Fn : {Push, Pop, SpawnStolen, SyncSlow, FrameComplete,
-                            FrameAlloc, FrameFree, Catch, ArenaRelease})
+                            FrameAlloc, FrameFree, Catch, Hold, ArenaRelease})
     if (auto *Decl = dyn_cast<Function>(Fn.getCallee()))
       Decl->setDoesNotThrow();
-  if (auto *Decl = dyn_cast<Function>(Rethrow.getCallee()))
-    Decl->setDoesNotReturn();
+  for (FunctionCallee Fn : {Rethrow, RethrowAfterSync})
+    if (auto *Decl = dyn_cast<Function>(Fn.getCallee()))
+      Decl->setDoesNotReturn();
   for (FunctionCallee Fn : {Pop, SyncSlow})
     if (auto *Decl = dyn_cast<Function>(Fn.getCallee()))
       Decl->addRetAttr(Attribute::ZExt);
@@ -558,6 +562,9 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
   for (BasicBlock &BB : F)
     if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
       Returns.push_back(R);
+  // After the returns are known: these syncs' suspends add the exit's.
+  for (LandingPadInst *Pad : OwnPads)
+    syncBeforeCleanups(Pad);
 
   for (WeakTrackingVH &Spawn : Spawns)
     lowerSpawn(cast<CallBase>(Spawn));

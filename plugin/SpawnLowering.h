@@ -26,7 +26,9 @@ struct RuntimeDecls {
 
   llvm::FunctionCallee Push, Pop, SpawnStolen, SyncSlow, FrameComplete;
   llvm::FunctionCallee FrameAlloc, FrameFree;
-  llvm::FunctionCallee Catch, Rethrow; // exceptions (SpawnExceptions.cpp)
+  // Exceptions (SpawnExceptions.cpp): into and out of the frame, or held
+  // by the function itself across a sync.
+  llvm::FunctionCallee Catch, Rethrow, Hold, RethrowAfterSync;
   llvm::FunctionCallee ArenaRelease;   // dynamic allocas (DynamicAllocas.cpp)
   llvm::Function *CoroId, *CoroSize, *CoroBegin, *CoroSave, *CoroSuspend,
       *CoroEnd;
@@ -98,6 +100,7 @@ private:
   void prepareUnwinding();
   void lowerSpawnUnwind(llvm::InvokeInst *Spawn, llvm::BasicBlock *Stolen,
                         llvm::ArrayRef<llvm::Instruction *> Window);
+  void syncBeforeCleanups(llvm::LandingPadInst *Pad);
   void emitRethrow(llvm::IRBuilder<> &B, llvm::BasicBlock *UnwindTo,
                    llvm::BasicBlock *Like);
   llvm::BasicBlock *emitPendingCheck(llvm::BasicBlock *Done,
@@ -126,6 +129,7 @@ private:
   llvm::BasicBlock *Handler = nullptr;     // takes an exception; phi %exn
   llvm::PHINode *HandlerExn = nullptr;
   llvm::ReturnInst *EscapeReturn = nullptr; // ends the slow clone's escape
+  llvm::SmallVector<llvm::LandingPadInst *, 8> OwnPads; // F's own, not ours
 };
 
 } // namespace weft

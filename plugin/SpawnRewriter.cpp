@@ -125,6 +125,10 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
     (Walk.Spawns || Walk.LoopDepth ? Walk.Returns : Walk.EarlyReturns)
         .push_back(&S);
   Walk.HasLabels |= isa<LabelStmt>(S);
+  if (auto *Try = dyn_cast<CXXTryStmt>(S)) {
+    walkTry(Try, Walk);
+    return;
+  }
   if (isa<CXXCatchStmt>(S)) {
     ++Walk.CatchDepth;
     walkChildren(S, Walk);

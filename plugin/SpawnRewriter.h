@@ -84,6 +84,8 @@ private:
                        BodyWalk &Walk);
   void checkScopeEnd(clang::CompoundStmt *Scope, BodyWalk &Walk);
   void finishBody(clang::CompoundStmt *Body, BodyWalk &Walk);
+  void syncAtEnd(clang::CompoundStmt *Block);
+  void walkTry(clang::CXXTryStmt *Try, BodyWalk &Walk);
   void warning(clang::SourceLocation Loc, llvm::StringRef Msg);
   void handleSpawnExpr(clang::Expr *E, const Mark &M, BodyWalk &Walk);
   void handleSpawnDecl(clang::VarDecl *VD, const Mark &M, BodyWalk &Walk);

@@ -24,13 +24,30 @@ using weft::Frame;
 extern "C" {
 
 /// Takes ownership of the exception in flight at a landing pad (\p Exn is
-/// the landing pad's exception pointer) and keeps it in the frame, unless
-/// the frame already holds one: when several children throw, the first to
-/// arrive wins and the others are destroyed, as OpenCilk does.
-void __weft_catch(void *FramePtr, void *Exn) {
+/// the landing pad's exception pointer): it is no longer in flight, so the
+/// C++ runtime's per-thread counts stay balanced whichever thread rethrows
+/// it. Returns a box that __weft_rethrow_held rethrows.
+void *__weft_hold(void *Exn) {
   __cxa_begin_catch(Exn);
   auto *Box = new std::exception_ptr(std::current_exception());
   __cxa_end_catch(); // the exception_ptr keeps the object alive
+  return Box;
+}
+
+/// Rethrows and frees a box from __weft_hold.
+[[noreturn]] static void rethrowHeld(void *Held) {
+  auto *Box = static_cast<std::exception_ptr *>(Held);
+  std::exception_ptr Pending = std::move(*Box);
+  delete Box;
+  std::rethrow_exception(std::move(Pending));
+}
+
+/// Takes ownership of the exception in flight at a landing pad and keeps it
+/// in the frame, unless the frame already holds one: when several children
+/// throw, the first to arrive wins and the others are destroyed, as OpenCilk
+/// does.
+void __weft_catch(void *FramePtr, void *Exn) {
+  void *Box = __weft_hold(Exn);
   auto *F = static_cast<Frame *>(FramePtr);
   void *Empty = nullptr;
   // Release: whoever takes the box later sees the exception_ptr built.
@@ -39,7 +56,7 @@ void __weft_catch(void *FramePtr, void *Exn) {
   if (!F->exception.compare_exchange_strong(Empty, Box,
                                             std::memory_order_release,
                                             std::memory_order_relaxed))
-    delete Box;
+    delete static_cast<std::exception_ptr *>(Box);
 }
 
 /// Rethrows the exception the frame holds and clears the slot.
@@ -52,9 +69,20 @@ void __weft_catch(void *FramePtr, void *Exn) {
     std::fprintf(stderr, "weft: internal error: rethrow without an exception\n");
     std::abort();
   }
-  std::exception_ptr Pending = std::move(*Box);
-  delete Box;
-  std::rethrow_exception(std::move(Pending));
+  rethrowHeld(Box);
+}
+
+/// After the sync at a landing pad: rethrows a child's exception if one
+/// arrived, as it would have been thrown first serially (OpenCilk lets it
+/// replace the continuation's too), else \p Held, the continuation's own.
+[[noreturn]] void __weft_rethrow_after_sync(void *FramePtr, void *Held) {
+  auto *F = static_cast<Frame *>(FramePtr);
+  // The sync's acquire made every child's store to the slot visible.
+  if (F->exception.load(std::memory_order_relaxed)) {
+    delete static_cast<std::exception_ptr *>(Held);
+    __weft_rethrow(FramePtr);
+  }
+  rethrowHeld(Held);
 }
 
 } // extern "C"

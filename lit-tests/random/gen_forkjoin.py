@@ -57,13 +57,6 @@ under Cilk semantics and equal to the serial elision's):
     serial elision).
 All arithmetic on values is unsigned (mixu) so there is no signed overflow.
 
-Left out until Weft bugs are fixed (grep TODO(bug); reproducers seed*-min.cpp
-in /tmp/weft-bugs, or lit-tests/known-bugs once copied there):
-  * anything in a try block that may throw while another child of the try
-    is outstanding (seed7-min.cpp, seed12-min.cpp): Weft enters the catch
-    without syncing;
-  * anything that may throw out of a function while a child holds a local
-    with a destructor (seed18-min.cpp): the unwinding destroys it first.
 """
 
 import argparse
@@ -167,9 +160,6 @@ class BodyGen:
         self.rlocked = {}     # key -> path (children read it by reference)
         self.unconsumed = {}  # key -> (expr, kind, path) values to mix in
         self.throw_pending = False
-        self.try_spawned = False  # a child spawned in the current try may run
-        self.forbid_throw = False
-        self.cls_pending = False  # a child holds a local with a destructor
         # locations in scope
         self.scalars = []     # Scalar
         self.arrays = []      # (name, size, decl)
@@ -217,18 +207,6 @@ class BodyGen:
         return True
 
     def may_throw_ctx(self):
-        if self.forbid_throw:
-            return False
-        # TODO(bug): when an exception leaves a spawning function while a
-        # child is outstanding, Weft runs the destructors of the function's
-        # locals before it waits for the child (OpenCilk syncs first): a
-        # std::string the child is constructing as its result, or a vector or
-        # string it reads through a const reference, is destroyed under it
-        # (heap corruption, heap-use-after-free). Until that is fixed, nothing
-        # may throw out of a function while such a child is outstanding.
-        # Reproducer: lit-tests/known-bugs/seed18-min.cpp.
-        if self.cls_pending and self.try_path is None:
-            return False
         return self.fn.may_throw or self.try_path is not None
 
     # ---- expressions -------------------------------------------------------
@@ -294,23 +272,7 @@ class BodyGen:
 
     def long_call(self, spawned):
         """A call returning a long (or int). Returns (text, locks, throws)."""
-        # TODO(bug): Weft does not sync before entering a catch block (OpenCilk
-        # does). An exception that reaches the handler while another child of
-        # the try block is outstanding -- thrown by a non-spawned call in the
-        # continuation, or by a second spawned child whose own continuation
-        # was not stolen -- is caught at once, and when the outstanding child
-        # throws too, its exception escapes from a later sync outside the try
-        # (std::terminate, or a wrong result when a caller catches it).
-        # Until that is fixed, something in a try block may throw (spawned or
-        # not) only while no child spawned in the try is outstanding.
-        # Reproducers: lit-tests/known-bugs/seed7-min.cpp, lit-tests/known-bugs/seed12-min.cpp.
-        saved = self.forbid_throw
-        if self.try_path is not None and self.try_spawned:
-            self.forbid_throw = True
-        try:
-            return self._long_call(spawned)
-        finally:
-            self.forbid_throw = saved
+        return self._long_call(spawned)
 
     def _long_call(self, spawned):
         opts = ['fn', 'fn', 'fn', 'leaf']
@@ -374,12 +336,7 @@ class BodyGen:
                 res.append((key, key))
         return res
 
-    def holds_class(self, locks):
-        return any(k.startswith(('vec', 'tag')) for k in locks)
-
     def mark_spawn(self, key, expr, kind, locks, throws):
-        self.try_spawned = self.try_spawned or self.try_path is not None
-        self.cls_pending = self.cls_pending or kind == 'str' or self.holds_class(locks)
         self.pending[key] = self.path
         self.unconsumed[key] = (expr, kind, self.path)
         for k in locks:
@@ -388,8 +345,6 @@ class BodyGen:
             self.throw_pending = True
 
     def lock_only(self, locks, throws):
-        self.try_spawned = self.try_spawned or self.try_path is not None
-        self.cls_pending = self.cls_pending or self.holds_class(locks)
         for k in locks:
             self.rlocked[k] = self.path
         if throws:
@@ -567,8 +522,6 @@ class BodyGen:
     def sync(self):
         self.emit('cilk_sync;')
         self.throw_pending = False
-        self.try_spawned = False
-        self.cls_pending = False
         for d in (self.pending, self.rlocked):
             for k in [k for k, p in d.items() if self.within(p)]:
                 del d[k]
@@ -645,20 +598,17 @@ class BodyGen:
 
     def snapshot(self):
         return (dict(self.pending), dict(self.rlocked), dict(self.unconsumed),
-                self.throw_pending, self.try_spawned, self.cls_pending)
+                self.throw_pending)
 
     def restore(self, snap):
-        (self.pending, self.rlocked, self.unconsumed, self.throw_pending,
-         self.try_spawned, self.cls_pending) = (
-             dict(snap[0]), dict(snap[1]), dict(snap[2]), snap[3], snap[4], snap[5])
+        (self.pending, self.rlocked, self.unconsumed, self.throw_pending) = (
+             dict(snap[0]), dict(snap[1]), dict(snap[2]), snap[3])
 
     def merge(self, a, b):
         self.pending = dict(a[0]); self.pending.update(b[0])
         self.rlocked = dict(a[1]); self.rlocked.update(b[1])
         self.unconsumed = dict(a[2]); self.unconsumed.update(b[2])
         self.throw_pending = a[3] or b[3]
-        self.try_spawned = a[4] or b[4]
-        self.cls_pending = a[5] or b[5]
 
     def stmts(self, count):
         for _ in range(count):
@@ -911,11 +861,8 @@ class BodyGen:
             self.stmts(self.rng.randrange(1, 4))
             if not thrown and (ph == nphases - 1 or self.chance(0.4)) \
                     and 'throw' not in prog.off:
-                if self.cls_pending and ph == nphases - 1:
-                    self.sync()   # see TODO(bug) in may_throw_ctx
-                if not self.cls_pending:
-                    self.st_throw()
-                    thrown = True
+                self.st_throw()
+                thrown = True
             if ph < nphases - 1 or self.chance(0.5):
                 self.sync()
         self.sync()
