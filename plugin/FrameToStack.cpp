@@ -34,9 +34,10 @@ STATISTIC(NumFramesOnStack, "Spawning-function frames moved to the stack");
 namespace weft {
 
 PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &) {
+  bool RestoredTLS = restoreThreadLocalAddresses(M);
   Function *Alloc = M.getFunction(FrameAllocName);
   if (!Alloc)
-    return PreservedAnalyses::all();
+    return RestoredTLS ? PreservedAnalyses::none() : PreservedAnalyses::all();
 
   SmallVector<CallInst *, 16> Allocs;
   SmallPtrSet<Function *, 8> FastClones; // whoever allocates a frame
@@ -82,8 +83,8 @@ PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &) {
       CI->eraseFromParent();
   }
   bool Placed = placeDynamicAllocas(M, FastClones);
-  return Allocs.empty() && !Placed ? PreservedAnalyses::all()
-                                   : PreservedAnalyses::none();
+  return Allocs.empty() && !Placed && !RestoredTLS ? PreservedAnalyses::all()
+                                                  : PreservedAnalyses::none();
 }
 
 void registerLowerSpawns(PassBuilder &PB, bool InPipelines) {

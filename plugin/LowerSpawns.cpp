@@ -200,8 +200,9 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
   Function *SpawnMarker = M.getFunction(SpawnMarkerName);
   Function *ObjectMarker = M.getFunction(ObjectMarkerName);
   Function *SyncMarker = M.getFunction(SyncMarkerName);
+  bool HidTLS = hideThreadLocalAddresses(M);
   if (!SpawnMarker && !ObjectMarker && !SyncMarker)
-    return PreservedAnalyses::all();
+    return HidTLS ? PreservedAnalyses::none() : PreservedAnalyses::all();
 
   SmallVector<Function *, 16> Worklist;
   for (Function *Marker : {SpawnMarker, ObjectMarker, SyncMarker})

@@ -56,6 +56,13 @@ public:
 bool placeDynamicAllocas(llvm::Module &M,
                          const llvm::SmallPtrSetImpl<llvm::Function *> &FastClones);
 
+/// From the start of the pipeline to its end, thread_local addresses are
+/// computed by an opaque call that no call lets LLVM reuse across, since
+/// any call may return on another thread (ThreadLocals.cpp). Each returns
+/// true if it changed anything.
+bool hideThreadLocalAddresses(llvm::Module &M);
+bool restoreThreadLocalAddresses(llvm::Module &M);
+
 /// Registers "weft-lower-spawns" and "weft-frame-to-stack" for pipeline parsing (opt -passes=...) and,
 /// when \p InPipelines is set, runs the first at the start of every default
 /// pipeline (the standard coroutine passes then split the result) and the
