@@ -265,9 +265,11 @@ void SpawnLowering::addSuspend(BasicBlock *From, Value *Save,
 /// Whether \p I ends the scan for a spawn's window: the statement's end
 /// marker, any other mark or runtime call, or another spawned call.
 bool SpawnLowering::endsWindowScan(const Instruction &I) const {
+  if (I.isTerminator())
+    return true;
   const auto *CB = dyn_cast<CallBase>(&I);
   if (!CB)
-    return I.isTerminator();
+    return false;
   if (SpawnSet.count(CB))
     return true;
   const Function *Callee = CB->getCalledFunction();
