@@ -216,13 +216,36 @@ void SpawnLowering::syncBeforeCleanups(LandingPadInst *LP) {
     Phi.addIncoming(&Phi, Again);
 }
 
+/// Detached copies of the cleanups in a spawn's window: its temporaries'
+/// destructors and lifetime ends, which the window runs after a normal
+/// return. When the child throws and the continuation was stolen, they must
+/// run on the way to the steal point instead: the original landing pad,
+/// which would run them, belongs to the continuation now. (Their lifetime
+/// ends also tell coro-split that the temporaries stay out of the shared
+/// frame; see staysInParent in SpawnHelper.cpp.)
+SmallVector<Instruction *, 4>
+SpawnLowering::copyCleanups(ArrayRef<Instruction *> Window) {
+  SmallPtrSet<Instruction *, 8> Inside(Window.begin(), Window.end());
+  SmallVector<Instruction *, 4> Copies;
+  for (Instruction *I : Window.drop_front()) {
+    auto *Cleanup = dyn_cast<CallBase>(I);
+    if (!Cleanup || isa<MemTransferInst>(Cleanup)) // a copy of the result
+      continue;
+    if (any_of(Cleanup->operands(), [&](Value *Op) {
+          auto *OpI = dyn_cast<Instruction>(Op);
+          return OpI && Inside.count(OpI);
+        }))
+      continue; // computed in the window: not there on the unwind path
+    Copies.push_back(Cleanup->clone());
+  }
+  return Copies;
+}
+
 /// Path 1: the unwind edge of a spawned invoke, whose normal path
 /// lowerSpawn() already built; \p Stolen counts the child done and suspends.
-/// \p Window is the normal path's window: the lifetimes it ends must end on
-/// the way from here to \p Stolen too, or coro-split keeps those objects
-/// in the shared frame (see staysInParent in SpawnHelper.cpp).
+/// \p Cleanups (from copyCleanups) run first on the way to \p Stolen.
 void SpawnLowering::lowerSpawnUnwind(InvokeInst *Spawn, BasicBlock *Stolen,
-                                     ArrayRef<Instruction *> Window) {
+                                     ArrayRef<Instruction *> Cleanups) {
   LLVMContext &C = F.getContext();
   BasicBlock *Original = Spawn->getUnwindDest();
   BasicBlock *From = Spawn->getParent();
@@ -237,16 +260,12 @@ void SpawnLowering::lowerSpawnUnwind(InvokeInst *Spawn, BasicBlock *Stolen,
   // and before anything else: the frame may be on the deque right now.
   Value *IsOwned = B.CreateCall(RT.Pop, {}, "weft.owned");
   BasicBlock *ToStolen = Stolen;
-  for (Instruction *I : Window) {
-    auto *End = dyn_cast<IntrinsicInst>(I);
-    if (!End || End->getIntrinsicID() != Intrinsic::lifetime_end)
-      continue;
-    if (ToStolen == Stolen)
-      ToStolen = BasicBlock::Create(C, "weft.spawn.unwind.stolen", &F, Stolen);
-    End->clone()->insertInto(ToStolen, ToStolen->end());
-  }
-  if (ToStolen != Stolen)
+  if (!Cleanups.empty()) {
+    ToStolen = BasicBlock::Create(C, "weft.spawn.unwind.stolen", &F, Stolen);
+    for (Instruction *Cleanup : Cleanups)
+      Cleanup->insertInto(ToStolen, ToStolen->end());
     BranchInst::Create(Stolen, ToStolen);
+  }
   B.CreateCondBr(IsOwned, Owned, ToStolen);
 
   B.SetInsertPoint(Owned);

@@ -447,6 +447,9 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
   SmallVector<Instruction *, 8> Window;
   Instruction *WindowEnd = collectSpawnWindow(Call, First, Window);
   noteStatementTemporaries(Window);
+  SmallVector<Instruction *, 4> UnwindCleanups;
+  if (Invoke && WindowEnd)
+    UnwindCleanups = copyCleanups(Window);
   escapeDestinations(Window);
   if (!WindowEnd) {
     reportUnsupported(F,
@@ -484,7 +487,7 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
   B.CreateCall(RT.SpawnStolen, {Frame});
   addSuspend(Stolen, Save, Cont);
   if (Invoke)
-    lowerSpawnUnwind(Invoke, Stolen, Window);
+    lowerSpawnUnwind(Invoke, Stolen, UnwindCleanups);
 }
 
 /// A sync: free in the fast clone; in the slow clone it waits for the

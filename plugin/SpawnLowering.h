@@ -98,8 +98,10 @@ private:
   // SpawnExceptions.cpp
   static bool needsUnwindHandling(llvm::Function &F);
   void prepareUnwinding();
+  static llvm::SmallVector<llvm::Instruction *, 4>
+  copyCleanups(llvm::ArrayRef<llvm::Instruction *> Window);
   void lowerSpawnUnwind(llvm::InvokeInst *Spawn, llvm::BasicBlock *Stolen,
-                        llvm::ArrayRef<llvm::Instruction *> Window);
+                        llvm::ArrayRef<llvm::Instruction *> Cleanups);
   void syncBeforeCleanups(llvm::LandingPadInst *Pad);
   void emitRethrow(llvm::IRBuilder<> &B, llvm::BasicBlock *UnwindTo,
                    llvm::BasicBlock *Like);

@@ -7,8 +7,9 @@
 // block's local the child writes into, locals a child is constructing or
 // reading when the exception leaves the function, and the sync at the end
 // of a try block that spawns (a child's exception is caught by that try's
-// handler, not raised by a later sync outside it). Children spin so that a
-// thief gets there first.
+// handler, not raised by a later sync outside it), and the temporaries of a
+// child that throws after a steal. Children spin so that a thief gets there
+// first.
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t.o2
 // RUN: %run-check %t.o2 %t.serial
@@ -140,8 +141,31 @@ long try_without_sync(long n) {
   return r + x;
 }
 
+static long use_then_throw(const std::string &s, long n) {
+  spin();
+  if (n % 2 == 0)
+    throw Boom{n};
+  return (long)s.size();
+}
+
+// A child that throws after its continuation was stolen: its statement's
+// temporary (a heap-allocated string) is still destroyed, once
+// (LeakSanitizer checks the -fsanitize=address run).
+long temporaries_of_throwing_child(long n) {
+  long r = 0;
+  try {
+    long a = cilk_spawn use_then_throw(std::string(100, 'a' + n % 26), n);
+    long b = use_then_throw("a long string literal, longer than SSO", n + 1);
+    cilk_sync;
+    r = a + b;
+  } catch (const Boom &boom) {
+    r = -boom.code;
+  }
+  return r;
+}
+
 int main() {
-  long a = 0, b = 0, c = 0, d = 0, e = 0;
+  long a = 0, b = 0, c = 0, d = 0, e = 0, f = 0;
   for (long n = 0; n < 200; ++n) {
     a += both_throw(n);
     b += two_children_throw(n);
@@ -152,6 +176,7 @@ int main() {
       d -= boom.code;
     }
     e += try_without_sync(n);
+    f += temporaries_of_throwing_child(n);
   }
-  std::printf("%ld %ld %ld %ld %ld\n", a, b, c, d, e);
+  std::printf("%ld %ld %ld %ld %ld %ld\n", a, b, c, d, e, f);
 }
