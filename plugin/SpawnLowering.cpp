@@ -398,6 +398,20 @@ Instruction *SpawnLowering::collectSpawnWindow(
   return End;
 }
 
+/// The error for a spawn whose result is used other than by stores.
+static const char *whyNoWindow(CallBase *Call, Instruction *First) {
+  Instruction *Last = First->getParent()->getTerminator();
+  bool UsedBeyond = any_of(Call->users(), [&](User *U) {
+    return cast<Instruction>(U)->getParent() != First->getParent();
+  });
+  if (isa<InvokeInst>(Last) && UsedBeyond)
+    return "the destination of a spawned call's result is computed by a "
+           "call that may throw; compute it before the spawn "
+           "('long i = idx(k); a[i] = cilk_spawn f();')";
+  return "the result of a spawned call must be stored directly into a "
+         "variable or an lvalue";
+}
+
 /// Lets every alloca the window writes escape, through an empty inline asm
 /// in the entry block. Otherwise, once the callee's sret or pointer
 /// parameter is inferred nocapture, the alloca counts as local: LLVM may then
@@ -452,10 +466,7 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
     UnwindCleanups = copyCleanups(Window);
   escapeDestinations(Window);
   if (!WindowEnd) {
-    reportUnsupported(F,
-                      "the result of a spawned call must be stored directly "
-                      "into a variable or an lvalue",
-                      Call);
+    reportUnsupported(F, whyNoWindow(Call, First), Call);
     WindowEnd = Call;
   } else if (windowNeedsHelper(Window)) {
     Call = outlineWindow(Window); // SpawnHelper.cpp
