@@ -288,7 +288,8 @@ static bool isSpawnEnd(const Instruction &I) {
 /// after the child returns and before it pops, scanning from \p First (after
 /// the call, or at the start of an invoke's normal destination). That is
 /// the rest of the spawning statement, up to the front end's end marker:
-/// the instructions computing on the result (conversions, extractvalue),
+/// the instructions computing on the result (conversions, extractvalue, a
+/// load through a returned reference),
 /// its stores, copies out of a temporary the window filled (a struct
 /// assigned through a temporary), and the destruction of the statement's
 /// temporaries, which the call may still be using. OpenCilk runs all of it
@@ -335,9 +336,8 @@ Instruction *SpawnLowering::collectSpawnWindow(
                SI && Values.count(SI->getValueOperand())) {
       SI->setVolatile(true);
       Filled.insert(getUnderlyingObject(SI->getPointerOperand()));
-    } else if (ReadsResult && !I->mayHaveSideEffects() &&
-               !I->mayReadFromMemory()) {
-      Values.insert(I);
+    } else if (ReadsResult && !I->mayHaveSideEffects()) {
+      Values.insert(I); // also a load through a returned reference
     } else if (ReadsResult) {
       return nullptr; // passed on: `g(spawn f())`
     } else {
