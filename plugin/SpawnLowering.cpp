@@ -107,6 +107,13 @@ static bool touchesStackPointer(const InlineAsm &Asm) {
 }
 
 bool SpawnLowering::checkSupported() {
+  if (F.isPresplitCoroutine()) {
+    reportUnsupported(F,
+                      "a C++ coroutine (co_await, co_yield, co_return) cannot "
+                      "spawn: spawn from a function it calls",
+                      nullptr);
+    return false;
+  }
   for (Instruction &I : instructions(F)) {
     if (auto *CB = dyn_cast<CallBase>(&I)) {
       if (auto *Asm = dyn_cast<InlineAsm>(CB->getCalledOperand());
