@@ -113,16 +113,22 @@ bool collectSpawns(Function &F, Function *Marker,
       Marks.push_back(CI);
   bool Ok = true;
   for (CallInst *Mark : Marks) {
+    // The call through the marked pointer; other uses (UBSan's function
+    // type check reads the callee's prologue) just get the callee back.
     CallBase *Spawned = nullptr;
-    if (Mark->hasOneUse())
-      Spawned = dyn_cast<CallBase>(Mark->user_back());
-    if (!Spawned || Spawned->getCalledOperand() != Mark) {
+    bool OneCall = true;
+    for (User *U : Mark->users())
+      if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledOperand() == Mark) {
+        OneCall = !Spawned;
+        Spawned = CB;
+      }
+    if (!Spawned || !OneCall) {
       reportUnsupported(F, "internal error: spawn mark not attached to a call",
                         Mark);
       Ok = false;
       continue;
     }
-    Spawned->setCalledOperand(Mark->getArgOperand(0)->stripPointerCasts());
+    Mark->replaceAllUsesWith(Mark->getArgOperand(0)->stripPointerCasts());
     Mark->eraseFromParent();
     Spawns.push_back(Spawned);
   }

@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -451,6 +452,72 @@ void SpawnLowering::escapeDestinations(ArrayRef<Instruction *> Window) {
   }
 }
 
+/// When the statement's destination is evaluated through control flow
+/// (UBSan's checks around `out[i]`, a may-throw call computing the index),
+/// the result's stores sit in a later block than the call. Evaluating the
+/// destination before the spawn, as everywhere else, then means moving the
+/// spawned call down to just before its first use, where the window can
+/// follow it in one block; an invoke keeps its unwind destination. Only if
+/// every use of the result (or of its sret slot) is in that block, which the
+/// call's block dominates. Returns the call, moved or not.
+CallBase *SpawnLowering::sinkToConsumers(CallBase *Call) {
+  BasicBlock *Home = Call->getParent();
+  Value *Sret = Call->arg_size() && Call->paramHasAttr(0, Attribute::StructRet)
+                    ? getUnderlyingObject(Call->getArgOperand(0))
+                    : nullptr;
+  SmallVector<Instruction *, 4> Uses;
+  for (User *U : Call->users())
+    Uses.push_back(cast<Instruction>(U));
+  if (Sret)
+    for (User *U : Sret->users())
+      if (auto *Copy = dyn_cast<MemTransferInst>(U);
+          Copy && getUnderlyingObject(Copy->getSource()) == Sret)
+        Uses.push_back(Copy);
+  if (Uses.empty())
+    return Call;
+  BasicBlock *Target = Uses.front()->getParent();
+  auto *Invoke = dyn_cast<InvokeInst>(Call);
+  BasicBlock *Next = Invoke ? Invoke->getNormalDest() : Home;
+  if (Target == Next || isa<PHINode>(Uses.front()) ||
+      any_of(Uses, [&](Instruction *I) { return I->getParent() != Target; }))
+    return Call;
+  DominatorTree DT(*Home->getParent());
+  if (!DT.dominates(Next, Target) ||
+      any_of(Call->operands(), [&](Value *Op) {
+        auto *OpI = dyn_cast<Instruction>(Op);
+        return OpI && OpI != Call && !DT.dominates(OpI, Target);
+      }))
+    return Call;
+  Instruction *First = Uses.front();
+  for (Instruction *I : Uses)
+    if (I->comesBefore(First))
+      First = I;
+  // The uses must be this statement's: its end follows them, with no other
+  // mark, runtime call or spawn in between (a copy of the result after the
+  // sync is not one).
+  Instruction *I = First;
+  while (!isSpawnEnd(*I) && !endsWindowScan(*I))
+    I = I->getNextNode();
+  if (!isSpawnEnd(*I))
+    return Call;
+  if (!Invoke) {
+    Call->moveBefore(First);
+    return Call;
+  }
+  // invoke @f to %next unwind %pad   ==>   br %next
+  // ... %target: invoke @f to %target.split unwind %pad; %target.split: uses
+  BasicBlock *Rest = SplitBlock(Target, First);
+  BasicBlock *Pad = Invoke->getUnwindDest();
+  Target->getTerminator()->eraseFromParent();
+  Invoke->removeFromParent();
+  Invoke->insertInto(Target, Target->end());
+  Invoke->setNormalDest(Rest);
+  BranchInst::Create(Next, Home);
+  for (PHINode &Phi : Pad->phis())
+    Phi.setIncomingBlock(Phi.getBasicBlockIndex(Home), Target);
+  return Invoke;
+}
+
 /// Where the parent continues once the call returns normally: after a call,
 /// or at the start of an invoke's normal destination.
 static Instruction *firstAfterReturn(CallBase *Call) {
@@ -464,6 +531,8 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
   auto *Invoke = dyn_cast<InvokeInst>(Call);
   if (Invoke && !Invoke->getNormalDest()->getSinglePredecessor())
     SplitEdge(Invoke->getParent(), Invoke->getNormalDest());
+  Call = sinkToConsumers(Call);
+  Invoke = dyn_cast<InvokeInst>(Call);
   Instruction *First = firstAfterReturn(Call);
   SmallVector<Instruction *, 8> Window;
   Instruction *WindowEnd = collectSpawnWindow(Call, First, Window);

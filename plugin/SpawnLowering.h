@@ -75,6 +75,7 @@ private:
                           const llvm::Twine &Name);
   llvm::Value *loadStolen(llvm::IRBuilder<> &B);
   bool endsWindowScan(const llvm::Instruction &I) const;
+  llvm::CallBase *sinkToConsumers(llvm::CallBase *Call);
   llvm::Instruction *
   collectSpawnWindow(llvm::CallBase *Call, llvm::Instruction *First,
                      llvm::SmallVectorImpl<llvm::Instruction *> &Window);
