@@ -5,7 +5,17 @@
 #   %opt-weft          opt-19 with the pass-only plugin loaded
 #   %run-check         runs a Weft binary at P=1,2,4 with and without
 #                      WEFT_STRESS and compares stdout with a serial binary
+# For the package tests (package/), which build a project against an
+# installed Weft or against this build tree:
+#   %weft-build        this build tree (cmake --install's input, and itself a
+#                      CMake package prefix)
+#   %install-libdir    the library directory under an install prefix
+#   %cmake-configure   cmake with this build's generator, to configure a project
+#   %cmake             cmake
+#   %bare-clang, %bare-clangxx  clang-19 with no Weft flags at all
+# Feature: gcc (gcc and g++ are on PATH).
 import os
+import shutil
 import lit.formats
 
 config.name = "Weft"
@@ -27,6 +37,13 @@ clangxx = os.path.join(config.llvm_tools_dir, "clang++")
 plugin = os.path.join(config.weft_lib_dir, "libWeftPlugin.so")
 passlib = os.path.join(config.weft_lib_dir, "libWeftPass.so")
 
+config.substitutions.append(("%weft-build", config.weft_build_root))
+config.substitutions.append(("%install-libdir", config.install_libdir))
+config.substitutions.append(("%cmake-configure", '"{}" -G "{}" -DCMAKE_MAKE_PROGRAM="{}"'.format(
+    config.cmake, config.cmake_generator, config.cmake_make_program)))
+config.substitutions.append(("%cmake", '"{}"'.format(config.cmake)))
+config.substitutions.append(("%bare-clangxx", clangxx))
+config.substitutions.append(("%bare-clang", clang))
 config.substitutions.append(("%weftcxx", os.path.join(config.weft_bin_dir, "weft-clang++")))
 config.substitutions.append(("%weftcc", os.path.join(config.weft_bin_dir, "weft-clang")))
 config.substitutions.append(("%clangxx", clangxx + " " + include))
@@ -37,3 +54,7 @@ config.substitutions.append(("%opt-weft", os.path.join(config.llvm_tools_dir, "o
                              + " -load-pass-plugin=" + passlib))
 config.substitutions.append(("%run-check", "bash " + os.path.join(
     config.test_source_root, "run-check.sh")))
+
+if shutil.which("gcc", path=config.environment["PATH"]) and \
+        shutil.which("g++", path=config.environment["PATH"]):
+    config.available_features.add("gcc")
