@@ -51,7 +51,7 @@ void SpawnRewriter::warning(SourceLocation Loc, StringRef Msg) {
 }
 
 void SpawnRewriter::walkLambda(LambdaExpr *Lambda, bool Dependent) {
-  BodyWalk Inner(Dependent, Lambda->getBody());
+  BodyWalk Inner(Lambda->getCallOperator(), Dependent, Lambda->getBody());
   walkChildren(Lambda, Inner);
   // The walk may have rebuilt the body (spawn end markers); the call
   // operator, which CodeGen emits, must get the new one too.
@@ -100,6 +100,7 @@ void SpawnRewriter::checkScopeEnd(CompoundStmt *Scope, BodyWalk &Walk) {
 }
 
 void SpawnRewriter::finishBody(CompoundStmt *Body, BodyWalk &Walk) {
+  reportUnsupported(Walk); // UnsupportedConstructs.cpp
   if (Walk.Dependent || !Body)
     return;
   if (Walk.Spawns == 0) {

@@ -96,12 +96,11 @@ void SpawnRewriter::rewriteBody(FunctionDecl *FD) {
   Stmt *Body = FD->getBody();
   if (!Body || !WalkedBodies.insert(Body).second)
     return;
-  BodyWalk Walk(FD->isDependentContext(), Body);
+  BodyWalk Walk(FD, FD->isDependentContext(), Body);
   walk(Body, Walk);
   if (Body != FD->getBody())
     FD->setBody(Body);
-  if (auto *Compound = dyn_cast<CompoundStmt>(Body))
-    finishBody(Compound, Walk);
+  finishBody(dyn_cast<CompoundStmt>(Body), Walk);
 }
 
 void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
@@ -121,6 +120,7 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
     walkLambda(Lambda, Dependent); // a function of its own
     return;
   }
+  noteUnsupported(S, Walk);
   if (isa<ReturnStmt>(S) && !Walk.CatchDepth)
     (Walk.Spawns || Walk.LoopDepth ? Walk.Returns : Walk.EarlyReturns)
         .push_back(&S);
@@ -273,7 +273,8 @@ void SpawnRewriter::handleSpawnExpr(Expr *E, const Mark &M, BodyWalk &Walk) {
   } else if (const Expr *Target = Walk.AssignedValues.lookup(Inner)) {
     noteSpawnResult(Target, M, Walk);
   }
-  ++Walk.Spawns;
+  if (!Walk.Spawns++)
+    Walk.FirstSpawn = M.Written;
   if (const auto *CE = dyn_cast<CallExpr>(Inner)) {
     spawnCall(const_cast<CallExpr *>(CE), M, InitializesVariable);
     return;
@@ -284,7 +285,8 @@ void SpawnRewriter::handleSpawnExpr(Expr *E, const Mark &M, BodyWalk &Walk) {
 
 void SpawnRewriter::handleSpawnDecl(VarDecl *VD, const Mark &M,
                                     BodyWalk &Walk) {
-  ++Walk.Spawns;
+  if (!Walk.Spawns++)
+    Walk.FirstSpawn = M.Written;
   if (Walk.Dependent)
     return;
   noteSpawnResult(VD, M, Walk);

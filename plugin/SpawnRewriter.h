@@ -54,8 +54,10 @@ private:
     unsigned SyncsBefore; // syncs walked before the spawn
   };
   struct BodyWalk {
-    BodyWalk(bool Dependent, const clang::Stmt *Body)
-        : Dependent(Dependent), Body(Body) {}
+    BodyWalk(const clang::FunctionDecl *Function, bool Dependent,
+             const clang::Stmt *Body)
+        : Function(Function), Dependent(Dependent), Body(Body) {}
+    const clang::FunctionDecl *Function;       // or a lambda's call operator
     bool Dependent;                            // a template pattern
     const clang::Stmt *Body;                   // the function's body (block)
     llvm::SmallPtrSet<const Mark *, 8> Handled; // marks applied in this body
@@ -63,6 +65,7 @@ private:
     llvm::DenseMap<const clang::Expr *, const clang::VarDecl *> VariableInits;
     llvm::DenseMap<const clang::Expr *, const clang::Expr *> AssignedValues;
     unsigned Spawns = 0;
+    clang::SourceLocation FirstSpawn;
     unsigned CatchDepth = 0; // inside a catch handler's body
     unsigned LoopDepth = 0;
     bool HasLabels = false;  // a goto may run code twice
@@ -70,6 +73,10 @@ private:
     llvm::SmallVector<clang::Stmt **, 4> Returns; // a spawn may come before
     llvm::SmallVector<clang::Stmt **, 4> EarlyReturns; // no spawn before
     llvm::SmallVector<SpawnResult, 4> Results;
+    // Constructs a spawning function cannot contain, reported only if it
+    // spawns (UnsupportedConstructs.cpp).
+    llvm::SmallVector<std::pair<clang::SourceLocation, std::string>, 1>
+        Unsupported;
   };
   void walk(clang::Stmt *&S, BodyWalk &Walk);
   void walkChildren(clang::Stmt *S, BodyWalk &Walk);
@@ -87,6 +94,12 @@ private:
   void syncAtEnd(clang::CompoundStmt *Block);
   void walkTry(clang::CXXTryStmt *Try, BodyWalk &Walk);
   void warning(clang::SourceLocation Loc, llvm::StringRef Msg);
+
+  // UnsupportedConstructs.cpp
+  void noteUnsupported(clang::Stmt *S, BodyWalk &Walk);
+  void reportUnsupported(BodyWalk &Walk);
+
+  // SpawnRewriter.cpp
   void handleSpawnExpr(clang::Expr *E, const Mark &M, BodyWalk &Walk);
   void handleSpawnDecl(clang::VarDecl *VD, const Mark &M, BodyWalk &Walk);
   void spawnCall(clang::CallExpr *CE, const Mark &M, bool InitializesVariable);
@@ -111,6 +124,7 @@ private:
   llvm::SmallPtrSet<const clang::Stmt *, 32> WalkedBodies;
   llvm::SmallPtrSet<const clang::CallExpr *, 32> SpawnedCalls;
   llvm::DenseSet<clang::SourceLocation> Warned; // once per instantiated mark
+  llvm::DenseSet<clang::SourceLocation> Reported; // unsupported constructs
 };
 
 } // namespace weft
