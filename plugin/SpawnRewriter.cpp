@@ -45,12 +45,16 @@ const Expr *stripImplicit(const Expr *E) {
 
 SpawnRewriter::SpawnRewriter(ASTContext &Ctx)
     : Ctx(Ctx), Marks(MarkTable::get()) {
-  SpawnMarker = makeMarker(SpawnMarkerName, Ctx.VoidPtrTy, {Ctx.VoidPtrTy});
+  // Each spawn marker also carries the spawn's source location, for errors
+  // that only the IR pass can see (SourceErrors.h).
+  SpawnMarker = makeMarker(SpawnMarkerName, Ctx.VoidPtrTy,
+                           {Ctx.VoidPtrTy, Ctx.UnsignedIntTy});
   // The sync marker may throw: Clang then emits it as an invoke wherever the
   // sync sits in a try block or a scope with destructors, which tells the
   // IR pass where an exception rethrown at the sync must go.
   SyncMarker = makeMarker(SyncMarkerName, Ctx.VoidTy, {}, /*MayThrow=*/true);
-  ObjectMarker = makeMarker(ObjectMarkerName, Ctx.VoidPtrTy, {Ctx.VoidPtrTy});
+  ObjectMarker = makeMarker(ObjectMarkerName, Ctx.VoidPtrTy,
+                            {Ctx.VoidPtrTy, Ctx.UnsignedIntTy});
   SpawnEndMarker = makeMarker(SpawnEndMarkerName, Ctx.VoidTy, {});
 }
 
@@ -328,13 +332,13 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
       error(M.Written, "this kind of member call cannot be spawned yet");
       return;
     }
-    markObject(ME);
+    markObject(ME, M.Written);
     return;
   }
   if (auto *Op = dyn_cast<CXXOperatorCallExpr>(CE)) {
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Op->getCalleeDecl());
     if (Method && !Method->isStatic()) {
-      Op->setArg(0, markObjectGLValue(Op->getArg(0)));
+      Op->setArg(0, markObjectGLValue(Op->getArg(0), M.Written));
       return;
     }
   }
@@ -349,42 +353,51 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
   Expr *AsVoidPtr = ImplicitCastExpr::Create(Ctx, Ctx.VoidPtrTy, CK_BitCast,
                                              Callee, nullptr, VK_PRValue, FPO);
   Expr *Marked = CallExpr::Create(Ctx, functionPointer(SpawnMarker, Loc),
-                                  {AsVoidPtr}, Ctx.VoidPtrTy, VK_PRValue, Loc,
-                                  FPO);
+                                  {AsVoidPtr, spawnLocation(M.Written)},
+                                  Ctx.VoidPtrTy, VK_PRValue, Loc, FPO);
   CE->setCallee(ImplicitCastExpr::Create(Ctx, Callee->getType(), CK_BitCast,
                                          Marked, nullptr, VK_PRValue, FPO));
 }
 
-Expr *SpawnRewriter::markPointer(Expr *Ptr) {
-  // (T *)__weft_spawn_object((void *)ptr): the IR pass finds the spawned
-  // call as the one whose `this` argument derives from the marker's result.
+/// The raw encoding of \p Spawn as an `unsigned int` literal: the markers'
+/// second argument, which the IR pass reports its errors at.
+Expr *SpawnRewriter::spawnLocation(SourceLocation Spawn) {
+  QualType Ty = Ctx.UnsignedIntTy;
+  llvm::APInt Raw(Ctx.getIntWidth(Ty), Spawn.getRawEncoding());
+  return IntegerLiteral::Create(Ctx, Raw, Ty, Spawn);
+}
+
+Expr *SpawnRewriter::markPointer(Expr *Ptr, SourceLocation Spawn) {
+  // (T *)__weft_spawn_object((void *)ptr, loc): the IR pass finds the
+  // spawned call as the one whose `this` argument derives from the marker's
+  // result.
   SourceLocation Loc = Ptr->getBeginLoc();
   FPOptionsOverride FPO;
   Expr *AsVoidPtr = ImplicitCastExpr::Create(Ctx, Ctx.VoidPtrTy, CK_BitCast,
                                              Ptr, nullptr, VK_PRValue, FPO);
   Expr *Marked = CallExpr::Create(Ctx, functionPointer(ObjectMarker, Loc),
-                                  {AsVoidPtr}, Ctx.VoidPtrTy, VK_PRValue, Loc,
-                                  FPO);
+                                  {AsVoidPtr, spawnLocation(Spawn)},
+                                  Ctx.VoidPtrTy, VK_PRValue, Loc, FPO);
   return ImplicitCastExpr::Create(Ctx, Ptr->getType(), CK_BitCast, Marked,
                                   nullptr, VK_PRValue, FPO);
 }
 
-Expr *SpawnRewriter::markObjectGLValue(Expr *Object) {
+Expr *SpawnRewriter::markObjectGLValue(Expr *Object, SourceLocation Spawn) {
   SourceLocation Loc = Object->getBeginLoc();
   QualType PtrTy = Ctx.getPointerType(Object->getType());
   Expr *Addr = UnaryOperator::Create(Ctx, Object, UO_AddrOf, PtrTy, VK_PRValue,
                                      OK_Ordinary, Loc, false,
                                      FPOptionsOverride());
-  return UnaryOperator::Create(Ctx, markPointer(Addr), UO_Deref,
+  return UnaryOperator::Create(Ctx, markPointer(Addr, Spawn), UO_Deref,
                                Object->getType(), VK_LValue, OK_Ordinary, Loc,
                                false, FPOptionsOverride());
 }
 
-void SpawnRewriter::markObject(MemberExpr *ME) {
+void SpawnRewriter::markObject(MemberExpr *ME, SourceLocation Spawn) {
   if (ME->isArrow())
-    ME->setBase(markPointer(ME->getBase()));
+    ME->setBase(markPointer(ME->getBase(), Spawn));
   else
-    ME->setBase(markObjectGLValue(ME->getBase()));
+    ME->setBase(markObjectGLValue(ME->getBase(), Spawn));
 }
 
 Expr *SpawnRewriter::functionPointer(FunctionDecl *FD, SourceLocation Loc) {

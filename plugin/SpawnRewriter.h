@@ -3,8 +3,8 @@
 // Clang's CodeGen emits nothing for statement attributes or pragmas, so the
 // front end rewrites the AST before CodeGen sees each function:
 //
-//   x = fib(n - 1)   ==>   x = ((long (*)(long))__weft_spawn_marker((void *)fib))(n - 1)
-//   obj.m(a)         ==>   (*(S *)__weft_spawn_object((void *)&obj)).m(a)
+//   x = fib(n - 1)   ==>   x = ((long (*)(long))__weft_spawn_marker((void *)fib, loc))(n - 1)
+//   obj.m(a)         ==>   (*(S *)__weft_spawn_object((void *)&obj, loc)).m(a)
 //   a spawning statement s;  ==>  s; __weft_spawn_end();   (where the
 //                          statement's temporaries are gone: the child's
 //                          part ends there; SpawnLowering's window)
@@ -15,7 +15,9 @@
 //
 // The arguments are still evaluated by the original call, in the parent,
 // before the spawn; the IR pass (LowerSpawns.cpp) strips the marker again
-// and knows exactly which call is spawned.
+// and knows exactly which call is spawned. `loc` is the spawn keyword's
+// SourceLocation (raw encoding, an unsigned int), where the pass reports
+// errors about the spawn (SourceErrors.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_PLUGIN_SPAWNREWRITER_H
@@ -105,9 +107,11 @@ private:
   void spawnCall(clang::CallExpr *CE, const Mark &M, bool InitializesVariable);
   clang::Expr *makeSyncCall(clang::SourceLocation Loc);
   clang::Expr *makeSpawnEndCall(clang::SourceLocation Loc);
-  clang::Expr *markPointer(clang::Expr *Ptr);
-  clang::Expr *markObjectGLValue(clang::Expr *Object);
-  void markObject(clang::MemberExpr *ME);
+  clang::Expr *spawnLocation(clang::SourceLocation Spawn);
+  clang::Expr *markPointer(clang::Expr *Ptr, clang::SourceLocation Spawn);
+  clang::Expr *markObjectGLValue(clang::Expr *Object,
+                                 clang::SourceLocation Spawn);
+  void markObject(clang::MemberExpr *ME, clang::SourceLocation Spawn);
   clang::Expr *functionPointer(clang::FunctionDecl *FD, clang::SourceLocation Loc);
   clang::FunctionDecl *makeMarker(llvm::StringRef Name, clang::QualType Ret,
                                   llvm::ArrayRef<clang::QualType> Params,

@@ -1,27 +1,30 @@
 ; Verify that the pass still rejects, as a backstop, the constructs the front
 ; end reports at their statements (UnsupportedConstructs.cpp) when it is
 ; given IR that did not come through the front end: a setjmp call, inline
-; assembly that pushes, a computed goto, in a function that spawns. Without
-; debug info the error names the function.
+; assembly that pushes, a computed goto, in a function that spawns. Also
+; that in opt, where no Clang reports at the marker's source location, a
+; spawned result passed on to another call is reported naming the function.
 ;
 ; RUN: rm -rf %t && split-file %s %t
 ; RUN: not %opt-weft -passes=weft-lower-spawns -disable-output %t/setjmp.ll 2>&1 | FileCheck --check-prefix=SETJMP %s
 ; RUN: not %opt-weft -passes=weft-lower-spawns -disable-output %t/asm.ll 2>&1 | FileCheck --check-prefix=ASM %s
 ; RUN: not %opt-weft -passes=weft-lower-spawns -disable-output %t/goto.ll 2>&1 | FileCheck --check-prefix=GOTO %s
+; RUN: not %opt-weft -passes=weft-lower-spawns -disable-output %t/result.ll 2>&1 | FileCheck --check-prefix=RESULT %s
 
 ; SETJMP: error: {{.*}}in function with_setjmp {{.*}}weft: _setjmp() cannot be called in a spawning function
 ; ASM: error: {{.*}}in function with_asm {{.*}}weft: inline assembly that changes the stack pointer cannot appear in a spawning function
 ; GOTO: error: {{.*}}in function with_goto {{.*}}weft: computed goto cannot appear in a spawning function
+; RESULT: error: {{.*}}in function passed_on {{.*}}weft: the result of a spawned call must be stored directly into a variable or an lvalue
 
 ;--- setjmp.ll
-declare ptr @__weft_spawn_marker(ptr)
+declare ptr @__weft_spawn_marker(ptr, i32)
 declare void @__weft_sync_marker()
 declare i64 @f(i64)
 declare i32 @_setjmp(ptr)
 
 define i64 @with_setjmp(i64 %n, ptr %buf) {
   %x.addr = alloca i64
-  %m = call ptr @__weft_spawn_marker(ptr @f)
+  %m = call ptr @__weft_spawn_marker(ptr @f, i32 1234)
   %x = call i64 %m(i64 %n)
   store i64 %x, ptr %x.addr
   %r = call i32 @_setjmp(ptr %buf)
@@ -31,13 +34,13 @@ define i64 @with_setjmp(i64 %n, ptr %buf) {
 }
 
 ;--- asm.ll
-declare ptr @__weft_spawn_marker(ptr)
+declare ptr @__weft_spawn_marker(ptr, i32)
 declare void @__weft_sync_marker()
 declare i64 @f(i64)
 
 define i64 @with_asm(i64 %n) {
   %x.addr = alloca i64
-  %m = call ptr @__weft_spawn_marker(ptr @f)
+  %m = call ptr @__weft_spawn_marker(ptr @f, i32 1234)
   %x = call i64 %m(i64 %n)
   store i64 %x, ptr %x.addr
   call void asm sideeffect "pushq %rax\0A\09popq %rax", "~{memory}"()
@@ -47,14 +50,14 @@ define i64 @with_asm(i64 %n) {
 }
 
 ;--- goto.ll
-declare ptr @__weft_spawn_marker(ptr)
+declare ptr @__weft_spawn_marker(ptr, i32)
 declare void @__weft_sync_marker()
 declare i64 @f(i64)
 
 define i64 @with_goto(i64 %n, ptr %target) {
 entry:
   %x.addr = alloca i64
-  %m = call ptr @__weft_spawn_marker(ptr @f)
+  %m = call ptr @__weft_spawn_marker(ptr @f, i32 1234)
   %x = call i64 %m(i64 %n)
   store i64 %x, ptr %x.addr
   indirectbr ptr %target, [label %a, label %b]
@@ -64,4 +67,18 @@ b:
   call void @__weft_sync_marker()
   %v = load i64, ptr %x.addr
   ret i64 %v
+}
+
+;--- result.ll
+declare ptr @__weft_spawn_marker(ptr, i32)
+declare void @__weft_sync_marker()
+declare i64 @f(i64)
+declare i64 @g(i64)
+
+define i64 @passed_on(i64 %n) {
+  %m = call ptr @__weft_spawn_marker(ptr @f, i32 1234)
+  %x = call i64 %m(i64 %n)
+  %y = call i64 @g(i64 %x)
+  call void @__weft_sync_marker()
+  ret i64 %y
 }

@@ -1,11 +1,10 @@
 // The destination of a spawned call's result is computed by a call that may
 // throw (here idx(k)) in a scope with a destructor, so Clang emits that call
 // as an invoke between the spawned call and the store of its result. The
-// pass then rejects the valid program, at the function rather than at the
-// spawn:
+// pass then rejects the valid program:
 //   /work/main/build/bin/weft-clang++ -O2 destination_call_invoke.cpp
-//   destination_call_invoke.cpp:19:6: error: weft: the result of a spawned
-//   call must be stored directly into a variable or an lvalue
+//   destination_call_invoke.cpp:22:22: error: the result of a spawned call
+//   must be stored directly into a variable or an lvalue
 // Expected: compiles and prints what the serial elision prints (-4002646135772423096)
 // (same at -O0 and -O1). Without the Guard local (no cleanup, so idx is a
 // plain call) it compiles and runs correctly.
