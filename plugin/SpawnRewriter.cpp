@@ -9,6 +9,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace clang;
 
@@ -98,9 +99,14 @@ void SpawnRewriter::rewriteDecl(Decl *D) { FunctionFinder(*this).TraverseDecl(D)
 
 void SpawnRewriter::rewriteBody(FunctionDecl *FD) {
   Stmt *Body = FD->getBody();
-  if (!Body || !WalkedBodies.insert(Body).second)
+  if (!Body || !WalkedFunctions.insert(FD).second)
     return;
   BodyWalk Walk(FD, FD->isDependentContext(), Body);
+  llvm::DenseSet<const Stmt *> Shared; // PatternSharing.cpp
+  if (!Walk.Dependent && FD->isTemplateInstantiation()) {
+    collectPatternNodes(FD, Shared);
+    Walk.Shared = &Shared;
+  }
   walk(Body, Walk);
   if (Body != FD->getBody())
     FD->setBody(Body);
@@ -110,6 +116,18 @@ void SpawnRewriter::rewriteBody(FunctionDecl *FD) {
 void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
   if (!S)
     return;
+  // Blocks, branches and loops the walk may write into must not be the
+  // template pattern's own (PatternSharing.cpp).
+  if (!isa<Expr>(S) || isa<StmtExpr>(S))
+    ownStatement(S, Walk);
+  // A spawn's rewrite starts at the outermost expression's slot.
+  bool IsRoot = isa<Expr>(S) && !Walk.ExprRoot;
+  if (IsRoot)
+    Walk.ExprRoot = &S;
+  auto ClearRoot = llvm::make_scope_exit([&] {
+    if (IsRoot)
+      Walk.ExprRoot = nullptr;
+  });
   bool Dependent = Walk.Dependent;
   if (auto *Null = dyn_cast<NullStmt>(S)) {
     if (Mark *M = Marks.find(MarkKind::Sync, fileLoc(Null->getSemiLoc()))) {
@@ -121,7 +139,7 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
     return;
   }
   if (auto *Lambda = dyn_cast<LambdaExpr>(S)) {
-    walkLambda(Lambda, Dependent); // a function of its own
+    walkLambda(Lambda, Walk); // a function of its own
     return;
   }
   noteUnsupported(S, Walk);
@@ -256,10 +274,8 @@ void SpawnRewriter::walkScope(Stmt *&S, BodyWalk &Walk) {
     for (Stmt **&Slot : *Slots)
       if (Slot >= Scope->body_begin() && Slot < Scope->body_end())
         Slot = Ended->body_begin() + NewIndex[Slot - Scope->body_begin()];
-  if (S == Walk.Body) {
+  if (S == Walk.Body)
     Walk.Body = Ended;
-    WalkedBodies.insert(Ended);
-  }
   S = Ended;
 }
 
@@ -280,7 +296,8 @@ void SpawnRewriter::handleSpawnExpr(Expr *E, const Mark &M, BodyWalk &Walk) {
   if (!Walk.Spawns++)
     Walk.FirstSpawn = M.Written;
   if (const auto *CE = dyn_cast<CallExpr>(Inner)) {
-    spawnCall(const_cast<CallExpr *>(CE), M, InitializesVariable);
+    if (CallExpr *Owned = ownSpawnedCall(*Walk.ExprRoot, CE, M, Walk))
+      spawnCall(Owned, M, InitializesVariable, Walk);
     return;
   }
   error(M.Written, "a spawn must be followed by a function call, or be "
@@ -301,15 +318,28 @@ void SpawnRewriter::handleSpawnDecl(VarDecl *VD, const Mark &M,
   }
   const Expr *Init = VD->getInit() ? stripImplicit(VD->getInit()) : nullptr;
   if (const auto *CE = dyn_cast_or_null<CallExpr>(Init)) {
-    spawnCall(const_cast<CallExpr *>(CE), M, /*InitializesVariable=*/true);
+    if (CallExpr *Owned = ownSpawnedCall(*VD->getInitAddress(), CE, M, Walk))
+      spawnCall(Owned, M, /*InitializesVariable=*/true, Walk);
     return;
   }
   error(M.Written, "the initialiser of a spawned declaration must be a "
                    "function call");
 }
 
+/// The spawned call \p CE, found under \p Root, made the walk's own to
+/// change: in a template instantiation, the nodes from Root down to it are
+/// copied where they are the pattern's (PatternSharing.cpp).
+CallExpr *SpawnRewriter::ownSpawnedCall(Stmt *&Root, const CallExpr *CE,
+                                        const Mark &M, BodyWalk &Walk) {
+  if (Stmt *Owned = ownPath(Root, CE, Walk))
+    return cast<CallExpr>(Owned);
+  error(M.Written, "internal error: this spawn cannot be rewritten in a "
+                   "template instantiation without changing the template");
+  return nullptr;
+}
+
 void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
-                              bool InitializesVariable) {
+                              bool InitializesVariable, BodyWalk &Walk) {
   if (!SpawnedCalls.insert(CE).second)
     return;
   if (CE->getBuiltinCallee()) {
@@ -332,7 +362,11 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
       error(M.Written, "this kind of member call cannot be spawned yet");
       return;
     }
-    markObject(ME, M.Written);
+    // The call is ours to change, but `this->m` may be the pattern's.
+    Stmt *Callee = Member->getCallee();
+    Stmt *Owned = ownPath(Callee, ME, Walk);
+    Member->setCallee(cast<Expr>(Callee));
+    markObject(cast<MemberExpr>(Owned), M.Written);
     return;
   }
   if (auto *Op = dyn_cast<CXXOperatorCallExpr>(CE)) {

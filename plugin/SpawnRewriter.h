@@ -79,6 +79,10 @@ private:
     // spawns (UnsupportedConstructs.cpp).
     llvm::SmallVector<std::pair<clang::SourceLocation, std::string>, 1>
         Unsupported;
+    // In a template instantiation, the nodes it shares with its pattern,
+    // which the walk copies before changing (PatternSharing.cpp).
+    const llvm::DenseSet<const clang::Stmt *> *Shared = nullptr;
+    clang::Stmt **ExprRoot = nullptr; // the outermost expression's slot
   };
   void walk(clang::Stmt *&S, BodyWalk &Walk);
   void walkChildren(clang::Stmt *S, BodyWalk &Walk);
@@ -86,7 +90,7 @@ private:
   bool walkStatement(clang::Stmt *&S, BodyWalk &Walk);
 
   // ImplicitSyncs.cpp
-  void walkLambda(clang::LambdaExpr *Lambda, bool Dependent);
+  void walkLambda(clang::LambdaExpr *Lambda, BodyWalk &Outer);
   void noteSpawnResult(const clang::Expr *Destination, const Mark &M,
                        BodyWalk &Walk);
   void noteSpawnResult(const clang::VarDecl *Var, const Mark &M,
@@ -101,10 +105,22 @@ private:
   void noteUnsupported(clang::Stmt *S, BodyWalk &Walk);
   void reportUnsupported(BodyWalk &Walk);
 
+  // PatternSharing.cpp
+  static void collectPatternNodes(const clang::FunctionDecl *FD,
+                                  llvm::DenseSet<const clang::Stmt *> &Nodes);
+  clang::Stmt *copyNode(clang::Stmt *S);
+  bool isShared(const clang::Stmt *S, const BodyWalk &Walk) const;
+  void ownStatement(clang::Stmt *&S, BodyWalk &Walk);
+  clang::Stmt *ownPath(clang::Stmt *&Slot, const clang::Stmt *Target,
+                       BodyWalk &Walk);
+
   // SpawnRewriter.cpp
   void handleSpawnExpr(clang::Expr *E, const Mark &M, BodyWalk &Walk);
   void handleSpawnDecl(clang::VarDecl *VD, const Mark &M, BodyWalk &Walk);
-  void spawnCall(clang::CallExpr *CE, const Mark &M, bool InitializesVariable);
+  void spawnCall(clang::CallExpr *CE, const Mark &M, bool InitializesVariable,
+                 BodyWalk &Walk);
+  clang::CallExpr *ownSpawnedCall(clang::Stmt *&Root, const clang::CallExpr *CE,
+                                  const Mark &M, BodyWalk &Walk);
   clang::Expr *makeSyncCall(clang::SourceLocation Loc);
   clang::Expr *makeSpawnEndCall(clang::SourceLocation Loc);
   clang::Expr *spawnLocation(clang::SourceLocation Spawn);
@@ -125,7 +141,7 @@ private:
   clang::FunctionDecl *SyncMarker;
   clang::FunctionDecl *ObjectMarker;
   clang::FunctionDecl *SpawnEndMarker;
-  llvm::SmallPtrSet<const clang::Stmt *, 32> WalkedBodies;
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 32> WalkedFunctions;
   llvm::SmallPtrSet<const clang::CallExpr *, 32> SpawnedCalls;
   llvm::DenseSet<clang::SourceLocation> Warned; // once per instantiated mark
   llvm::DenseSet<clang::SourceLocation> Reported; // unsupported constructs
