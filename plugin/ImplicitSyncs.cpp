@@ -50,8 +50,10 @@ void SpawnRewriter::warning(SourceLocation Loc, StringRef Msg) {
   D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Warning, "%0")) << Msg;
 }
 
-void SpawnRewriter::walkLambda(LambdaExpr *Lambda, bool Dependent) {
-  BodyWalk Inner(Dependent, Lambda->getBody());
+void SpawnRewriter::walkLambda(LambdaExpr *Lambda, BodyWalk &Outer) {
+  BodyWalk Inner(Lambda->getCallOperator(), Outer.Dependent,
+                 Lambda->getBody());
+  Inner.Shared = Outer.Shared; // the enclosing pattern holds the lambda's
   walkChildren(Lambda, Inner);
   // The walk may have rebuilt the body (spawn end markers); the call
   // operator, which CodeGen emits, must get the new one too.
@@ -100,6 +102,7 @@ void SpawnRewriter::checkScopeEnd(CompoundStmt *Scope, BodyWalk &Walk) {
 }
 
 void SpawnRewriter::finishBody(CompoundStmt *Body, BodyWalk &Walk) {
+  reportUnsupported(Walk); // UnsupportedConstructs.cpp
   if (Walk.Dependent || !Body)
     return;
   if (Walk.Spawns == 0) {

@@ -14,10 +14,11 @@
 // Like CoroSplit, it lets the optimizer see the function whole for as long as
 // possible.
 //
-// Before (what the front end leaves):
+// Before (what the front end leaves; 1234 stands for the raw encoding of
+// the spawn's clang::SourceLocation, see SourceErrors.h):
 //
 //   define i64 @fib(i64 %n) {
-//     %f = call ptr @__weft_spawn_marker(ptr @fib)
+//     %f = call ptr @__weft_spawn_marker(ptr @fib, i32 1234)
 //     %x = call i64 %f(i64 %n1)
 //     store i64 %x, ptr %x.addr
 //     %y = call i64 @fib(i64 %n2)
@@ -75,6 +76,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LowerSpawns.h"
+#include "SourceErrors.h"
 #include "SpawnLowering.h"
 
 #include "weft/frame_abi.h"
@@ -82,6 +84,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -101,6 +104,26 @@ using weft::RuntimeDecls;
 using weft::SpawnLowering;
 
 namespace {
+
+/// Moves a marker's source location (its second argument, if the front end
+/// gave one) onto the call \p To, as a string attribute of the call site:
+/// unlike metadata, it stays when the lowering turns the call into an
+/// invoke, and it means nothing to LLVM's optimisations.
+void noteSpawnLocation(CallInst *Mark, CallBase *To) {
+  if (Mark->arg_size() < 2)
+    return;
+  if (auto *Raw = dyn_cast<ConstantInt>(Mark->getArgOperand(1)))
+    To->addFnAttr(Attribute::get(To->getContext(), weft::SpawnLocationAttr,
+                                 utostr(Raw->getZExtValue())));
+}
+
+/// Drops the locations once nothing can be reported about the spawns.
+void dropSpawnLocations(Module &M) {
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        CB->removeFnAttr(weft::SpawnLocationAttr);
+}
 
 /// Resolves the spawn marks in F: each marker call wraps the callee of
 /// exactly one call (or invoke), which becomes a direct (or plain indirect)
@@ -123,11 +146,13 @@ bool collectSpawns(Function &F, Function *Marker,
         Spawned = CB;
       }
     if (!Spawned || !OneCall) {
+      noteSpawnLocation(Mark, Mark);
       reportUnsupported(F, "internal error: spawn mark not attached to a call",
                         Mark);
       Ok = false;
       continue;
     }
+    noteSpawnLocation(Mark, Spawned);
     Mark->replaceAllUsesWith(Mark->getArgOperand(0)->stripPointerCasts());
     Mark->eraseFromParent();
     Spawns.push_back(Spawned);
@@ -173,15 +198,16 @@ bool collectMemberSpawns(Function &F, Function *Marker,
   bool Ok = true;
   for (CallInst *Mark : Marks) {
     CallBase *Spawned = findMarkedMemberCall(Mark);
+    noteSpawnLocation(Mark, Spawned ? Spawned : Mark);
+    if (!Spawned) {
+      reportUnsupported(
+          F, "internal error: member spawn mark not attached to a call", Mark);
+      Ok = false;
+    }
     Mark->replaceAllUsesWith(Mark->getArgOperand(0));
     Mark->eraseFromParent();
-    if (Spawned) {
+    if (Spawned)
       Spawns.push_back(Spawned);
-      continue;
-    }
-    reportUnsupported(F, "internal error: member spawn mark not attached to a call",
-                      nullptr);
-    Ok = false;
   }
   return Ok;
 }
@@ -245,6 +271,7 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function *Marker : {SpawnMarker, ObjectMarker, SyncMarker})
     if (Marker && Marker->use_empty())
       Marker->eraseFromParent();
+  dropSpawnLocations(M);
   return PreservedAnalyses::none();
 }
 

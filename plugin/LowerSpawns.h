@@ -2,11 +2,19 @@
 //
 // The IR half of Weft. The front end leaves three kinds of marks in the IR:
 //
-//   %f = call ptr @__weft_spawn_marker(ptr @fib)   ; the next call through %f
-//   %r = call i64 %f(i64 %n1)                      ; ... is a spawn
+//   %f = call ptr @__weft_spawn_marker(ptr @fib, i32 1234)
+//   %r = call i64 %f(i64 %n1)                      ; the call through %f is a spawn
 //   store i64 %r, ptr %x.addr                      ; the spawned statement's
 //   call void @__weft_spawn_end()                  ; ... end (after its cleanups)
 //   call void @__weft_sync_marker()                ; a sync
+//
+// or, for a member call, its object:
+//
+//   %p = call ptr @__weft_spawn_object(ptr %obj, i32 1234)
+//   %r = call i64 @_ZN1S1mEl(ptr %p, i64 %a)       ; `this` derives from %p
+//
+// The i32 is the raw encoding of the spawn's clang::SourceLocation, where
+// errors about the spawn are reported (SourceErrors.h).
 //
 // LowerSpawnsPass turns every function holding such marks into an LLVM
 // switch-resume coroutine whose ramp is the fast clone and whose .resume

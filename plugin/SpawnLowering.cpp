@@ -8,6 +8,7 @@
 
 #include "SpawnLowering.h"
 #include "LowerSpawns.h"
+#include "SourceErrors.h"
 
 #include "weft/frame_abi.h"
 
@@ -74,6 +75,15 @@ RuntimeDecls::RuntimeDecls(Module &M) {
 }
 
 void reportUnsupported(Function &F, const Twine &Msg, const Instruction *At) {
+  // A spawned call knows its spawn's source location (SourceErrors.h); the
+  // Clang plugin reports there, with or without debug info.
+  unsigned RawLoc;
+  const auto *Spawn = dyn_cast_or_null<CallBase>(At);
+  if (SourceErrorHook &Hook = sourceErrorHook(); Spawn && Hook)
+    if (!Spawn->getFnAttr(SpawnLocationAttr).getValueAsString().getAsInteger(
+            10, RawLoc) &&
+        Hook(RawLoc, Msg.str()))
+      return;
   DebugLoc Loc = At ? At->getDebugLoc() : DebugLoc();
   F.getContext().diagnose(
       DiagnosticInfoUnsupported(F, "weft: " + Msg, Loc, DS_Error));

@@ -9,6 +9,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace clang;
 
@@ -45,12 +46,16 @@ const Expr *stripImplicit(const Expr *E) {
 
 SpawnRewriter::SpawnRewriter(ASTContext &Ctx)
     : Ctx(Ctx), Marks(MarkTable::get()) {
-  SpawnMarker = makeMarker(SpawnMarkerName, Ctx.VoidPtrTy, {Ctx.VoidPtrTy});
+  // Each spawn marker also carries the spawn's source location, for errors
+  // that only the IR pass can see (SourceErrors.h).
+  SpawnMarker = makeMarker(SpawnMarkerName, Ctx.VoidPtrTy,
+                           {Ctx.VoidPtrTy, Ctx.UnsignedIntTy});
   // The sync marker may throw: Clang then emits it as an invoke wherever the
   // sync sits in a try block or a scope with destructors, which tells the
   // IR pass where an exception rethrown at the sync must go.
   SyncMarker = makeMarker(SyncMarkerName, Ctx.VoidTy, {}, /*MayThrow=*/true);
-  ObjectMarker = makeMarker(ObjectMarkerName, Ctx.VoidPtrTy, {Ctx.VoidPtrTy});
+  ObjectMarker = makeMarker(ObjectMarkerName, Ctx.VoidPtrTy,
+                            {Ctx.VoidPtrTy, Ctx.UnsignedIntTy});
   SpawnEndMarker = makeMarker(SpawnEndMarkerName, Ctx.VoidTy, {});
 }
 
@@ -94,19 +99,35 @@ void SpawnRewriter::rewriteDecl(Decl *D) { FunctionFinder(*this).TraverseDecl(D)
 
 void SpawnRewriter::rewriteBody(FunctionDecl *FD) {
   Stmt *Body = FD->getBody();
-  if (!Body || !WalkedBodies.insert(Body).second)
+  if (!Body || !WalkedFunctions.insert(FD).second)
     return;
-  BodyWalk Walk(FD->isDependentContext(), Body);
+  BodyWalk Walk(FD, FD->isDependentContext(), Body);
+  llvm::DenseSet<const Stmt *> Shared; // PatternSharing.cpp
+  if (!Walk.Dependent && FD->isTemplateInstantiation()) {
+    collectPatternNodes(FD, Shared);
+    Walk.Shared = &Shared;
+  }
   walk(Body, Walk);
   if (Body != FD->getBody())
     FD->setBody(Body);
-  if (auto *Compound = dyn_cast<CompoundStmt>(Body))
-    finishBody(Compound, Walk);
+  finishBody(dyn_cast<CompoundStmt>(Body), Walk);
 }
 
 void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
   if (!S)
     return;
+  // Blocks, branches and loops the walk may write into must not be the
+  // template pattern's own (PatternSharing.cpp).
+  if (!isa<Expr>(S) || isa<StmtExpr>(S))
+    ownStatement(S, Walk);
+  // A spawn's rewrite starts at the outermost expression's slot.
+  bool IsRoot = isa<Expr>(S) && !Walk.ExprRoot;
+  if (IsRoot)
+    Walk.ExprRoot = &S;
+  auto ClearRoot = llvm::make_scope_exit([&] {
+    if (IsRoot)
+      Walk.ExprRoot = nullptr;
+  });
   bool Dependent = Walk.Dependent;
   if (auto *Null = dyn_cast<NullStmt>(S)) {
     if (Mark *M = Marks.find(MarkKind::Sync, fileLoc(Null->getSemiLoc()))) {
@@ -118,9 +139,10 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
     return;
   }
   if (auto *Lambda = dyn_cast<LambdaExpr>(S)) {
-    walkLambda(Lambda, Dependent); // a function of its own
+    walkLambda(Lambda, Walk); // a function of its own
     return;
   }
+  noteUnsupported(S, Walk);
   if (isa<ReturnStmt>(S) && !Walk.CatchDepth)
     (Walk.Spawns || Walk.LoopDepth ? Walk.Returns : Walk.EarlyReturns)
         .push_back(&S);
@@ -252,10 +274,8 @@ void SpawnRewriter::walkScope(Stmt *&S, BodyWalk &Walk) {
     for (Stmt **&Slot : *Slots)
       if (Slot >= Scope->body_begin() && Slot < Scope->body_end())
         Slot = Ended->body_begin() + NewIndex[Slot - Scope->body_begin()];
-  if (S == Walk.Body) {
+  if (S == Walk.Body)
     Walk.Body = Ended;
-    WalkedBodies.insert(Ended);
-  }
   S = Ended;
 }
 
@@ -273,9 +293,11 @@ void SpawnRewriter::handleSpawnExpr(Expr *E, const Mark &M, BodyWalk &Walk) {
   } else if (const Expr *Target = Walk.AssignedValues.lookup(Inner)) {
     noteSpawnResult(Target, M, Walk);
   }
-  ++Walk.Spawns;
+  if (!Walk.Spawns++)
+    Walk.FirstSpawn = M.Written;
   if (const auto *CE = dyn_cast<CallExpr>(Inner)) {
-    spawnCall(const_cast<CallExpr *>(CE), M, InitializesVariable);
+    if (CallExpr *Owned = ownSpawnedCall(*Walk.ExprRoot, CE, M, Walk))
+      spawnCall(Owned, M, InitializesVariable, Walk);
     return;
   }
   error(M.Written, "a spawn must be followed by a function call, or be "
@@ -284,7 +306,8 @@ void SpawnRewriter::handleSpawnExpr(Expr *E, const Mark &M, BodyWalk &Walk) {
 
 void SpawnRewriter::handleSpawnDecl(VarDecl *VD, const Mark &M,
                                     BodyWalk &Walk) {
-  ++Walk.Spawns;
+  if (!Walk.Spawns++)
+    Walk.FirstSpawn = M.Written;
   if (Walk.Dependent)
     return;
   noteSpawnResult(VD, M, Walk);
@@ -295,15 +318,28 @@ void SpawnRewriter::handleSpawnDecl(VarDecl *VD, const Mark &M,
   }
   const Expr *Init = VD->getInit() ? stripImplicit(VD->getInit()) : nullptr;
   if (const auto *CE = dyn_cast_or_null<CallExpr>(Init)) {
-    spawnCall(const_cast<CallExpr *>(CE), M, /*InitializesVariable=*/true);
+    if (CallExpr *Owned = ownSpawnedCall(*VD->getInitAddress(), CE, M, Walk))
+      spawnCall(Owned, M, /*InitializesVariable=*/true, Walk);
     return;
   }
   error(M.Written, "the initialiser of a spawned declaration must be a "
                    "function call");
 }
 
+/// The spawned call \p CE, found under \p Root, made the walk's own to
+/// change: in a template instantiation, the nodes from Root down to it are
+/// copied where they are the pattern's (PatternSharing.cpp).
+CallExpr *SpawnRewriter::ownSpawnedCall(Stmt *&Root, const CallExpr *CE,
+                                        const Mark &M, BodyWalk &Walk) {
+  if (Stmt *Owned = ownPath(Root, CE, Walk))
+    return cast<CallExpr>(Owned);
+  error(M.Written, "internal error: this spawn cannot be rewritten in a "
+                   "template instantiation without changing the template");
+  return nullptr;
+}
+
 void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
-                              bool InitializesVariable) {
+                              bool InitializesVariable, BodyWalk &Walk) {
   if (!SpawnedCalls.insert(CE).second)
     return;
   if (CE->getBuiltinCallee()) {
@@ -326,13 +362,17 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
       error(M.Written, "this kind of member call cannot be spawned yet");
       return;
     }
-    markObject(ME);
+    // The call is ours to change, but `this->m` may be the pattern's.
+    Stmt *Callee = Member->getCallee();
+    Stmt *Owned = ownPath(Callee, ME, Walk);
+    Member->setCallee(cast<Expr>(Callee));
+    markObject(cast<MemberExpr>(Owned), M.Written);
     return;
   }
   if (auto *Op = dyn_cast<CXXOperatorCallExpr>(CE)) {
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Op->getCalleeDecl());
     if (Method && !Method->isStatic()) {
-      Op->setArg(0, markObjectGLValue(Op->getArg(0)));
+      Op->setArg(0, markObjectGLValue(Op->getArg(0), M.Written));
       return;
     }
   }
@@ -347,42 +387,51 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
   Expr *AsVoidPtr = ImplicitCastExpr::Create(Ctx, Ctx.VoidPtrTy, CK_BitCast,
                                              Callee, nullptr, VK_PRValue, FPO);
   Expr *Marked = CallExpr::Create(Ctx, functionPointer(SpawnMarker, Loc),
-                                  {AsVoidPtr}, Ctx.VoidPtrTy, VK_PRValue, Loc,
-                                  FPO);
+                                  {AsVoidPtr, spawnLocation(M.Written)},
+                                  Ctx.VoidPtrTy, VK_PRValue, Loc, FPO);
   CE->setCallee(ImplicitCastExpr::Create(Ctx, Callee->getType(), CK_BitCast,
                                          Marked, nullptr, VK_PRValue, FPO));
 }
 
-Expr *SpawnRewriter::markPointer(Expr *Ptr) {
-  // (T *)__weft_spawn_object((void *)ptr): the IR pass finds the spawned
-  // call as the one whose `this` argument derives from the marker's result.
+/// The raw encoding of \p Spawn as an `unsigned int` literal: the markers'
+/// second argument, which the IR pass reports its errors at.
+Expr *SpawnRewriter::spawnLocation(SourceLocation Spawn) {
+  QualType Ty = Ctx.UnsignedIntTy;
+  llvm::APInt Raw(Ctx.getIntWidth(Ty), Spawn.getRawEncoding());
+  return IntegerLiteral::Create(Ctx, Raw, Ty, Spawn);
+}
+
+Expr *SpawnRewriter::markPointer(Expr *Ptr, SourceLocation Spawn) {
+  // (T *)__weft_spawn_object((void *)ptr, loc): the IR pass finds the
+  // spawned call as the one whose `this` argument derives from the marker's
+  // result.
   SourceLocation Loc = Ptr->getBeginLoc();
   FPOptionsOverride FPO;
   Expr *AsVoidPtr = ImplicitCastExpr::Create(Ctx, Ctx.VoidPtrTy, CK_BitCast,
                                              Ptr, nullptr, VK_PRValue, FPO);
   Expr *Marked = CallExpr::Create(Ctx, functionPointer(ObjectMarker, Loc),
-                                  {AsVoidPtr}, Ctx.VoidPtrTy, VK_PRValue, Loc,
-                                  FPO);
+                                  {AsVoidPtr, spawnLocation(Spawn)},
+                                  Ctx.VoidPtrTy, VK_PRValue, Loc, FPO);
   return ImplicitCastExpr::Create(Ctx, Ptr->getType(), CK_BitCast, Marked,
                                   nullptr, VK_PRValue, FPO);
 }
 
-Expr *SpawnRewriter::markObjectGLValue(Expr *Object) {
+Expr *SpawnRewriter::markObjectGLValue(Expr *Object, SourceLocation Spawn) {
   SourceLocation Loc = Object->getBeginLoc();
   QualType PtrTy = Ctx.getPointerType(Object->getType());
   Expr *Addr = UnaryOperator::Create(Ctx, Object, UO_AddrOf, PtrTy, VK_PRValue,
                                      OK_Ordinary, Loc, false,
                                      FPOptionsOverride());
-  return UnaryOperator::Create(Ctx, markPointer(Addr), UO_Deref,
+  return UnaryOperator::Create(Ctx, markPointer(Addr, Spawn), UO_Deref,
                                Object->getType(), VK_LValue, OK_Ordinary, Loc,
                                false, FPOptionsOverride());
 }
 
-void SpawnRewriter::markObject(MemberExpr *ME) {
+void SpawnRewriter::markObject(MemberExpr *ME, SourceLocation Spawn) {
   if (ME->isArrow())
-    ME->setBase(markPointer(ME->getBase()));
+    ME->setBase(markPointer(ME->getBase(), Spawn));
   else
-    ME->setBase(markObjectGLValue(ME->getBase()));
+    ME->setBase(markObjectGLValue(ME->getBase(), Spawn));
 }
 
 Expr *SpawnRewriter::functionPointer(FunctionDecl *FD, SourceLocation Loc) {

@@ -3,8 +3,8 @@
 // Clang's CodeGen emits nothing for statement attributes or pragmas, so the
 // front end rewrites the AST before CodeGen sees each function:
 //
-//   x = fib(n - 1)   ==>   x = ((long (*)(long))__weft_spawn_marker((void *)fib))(n - 1)
-//   obj.m(a)         ==>   (*(S *)__weft_spawn_object((void *)&obj)).m(a)
+//   x = fib(n - 1)   ==>   x = ((long (*)(long))__weft_spawn_marker((void *)fib, loc))(n - 1)
+//   obj.m(a)         ==>   (*(S *)__weft_spawn_object((void *)&obj, loc)).m(a)
 //   a spawning statement s;  ==>  s; __weft_spawn_end();   (where the
 //                          statement's temporaries are gone: the child's
 //                          part ends there; SpawnLowering's window)
@@ -15,7 +15,9 @@
 //
 // The arguments are still evaluated by the original call, in the parent,
 // before the spawn; the IR pass (LowerSpawns.cpp) strips the marker again
-// and knows exactly which call is spawned.
+// and knows exactly which call is spawned. `loc` is the spawn keyword's
+// SourceLocation (raw encoding, an unsigned int), where the pass reports
+// errors about the spawn (SourceErrors.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_PLUGIN_SPAWNREWRITER_H
@@ -54,8 +56,10 @@ private:
     unsigned SyncsBefore; // syncs walked before the spawn
   };
   struct BodyWalk {
-    BodyWalk(bool Dependent, const clang::Stmt *Body)
-        : Dependent(Dependent), Body(Body) {}
+    BodyWalk(const clang::FunctionDecl *Function, bool Dependent,
+             const clang::Stmt *Body)
+        : Function(Function), Dependent(Dependent), Body(Body) {}
+    const clang::FunctionDecl *Function;       // or a lambda's call operator
     bool Dependent;                            // a template pattern
     const clang::Stmt *Body;                   // the function's body (block)
     llvm::SmallPtrSet<const Mark *, 8> Handled; // marks applied in this body
@@ -63,6 +67,7 @@ private:
     llvm::DenseMap<const clang::Expr *, const clang::VarDecl *> VariableInits;
     llvm::DenseMap<const clang::Expr *, const clang::Expr *> AssignedValues;
     unsigned Spawns = 0;
+    clang::SourceLocation FirstSpawn;
     unsigned CatchDepth = 0; // inside a catch handler's body
     unsigned LoopDepth = 0;
     bool HasLabels = false;  // a goto may run code twice
@@ -70,6 +75,14 @@ private:
     llvm::SmallVector<clang::Stmt **, 4> Returns; // a spawn may come before
     llvm::SmallVector<clang::Stmt **, 4> EarlyReturns; // no spawn before
     llvm::SmallVector<SpawnResult, 4> Results;
+    // Constructs a spawning function cannot contain, reported only if it
+    // spawns (UnsupportedConstructs.cpp).
+    llvm::SmallVector<std::pair<clang::SourceLocation, std::string>, 1>
+        Unsupported;
+    // In a template instantiation, the nodes it shares with its pattern,
+    // which the walk copies before changing (PatternSharing.cpp).
+    const llvm::DenseSet<const clang::Stmt *> *Shared = nullptr;
+    clang::Stmt **ExprRoot = nullptr; // the outermost expression's slot
   };
   void walk(clang::Stmt *&S, BodyWalk &Walk);
   void walkChildren(clang::Stmt *S, BodyWalk &Walk);
@@ -77,7 +90,7 @@ private:
   bool walkStatement(clang::Stmt *&S, BodyWalk &Walk);
 
   // ImplicitSyncs.cpp
-  void walkLambda(clang::LambdaExpr *Lambda, bool Dependent);
+  void walkLambda(clang::LambdaExpr *Lambda, BodyWalk &Outer);
   void noteSpawnResult(const clang::Expr *Destination, const Mark &M,
                        BodyWalk &Walk);
   void noteSpawnResult(const clang::VarDecl *Var, const Mark &M,
@@ -87,14 +100,34 @@ private:
   void syncAtEnd(clang::CompoundStmt *Block);
   void walkTry(clang::CXXTryStmt *Try, BodyWalk &Walk);
   void warning(clang::SourceLocation Loc, llvm::StringRef Msg);
+
+  // UnsupportedConstructs.cpp
+  void noteUnsupported(clang::Stmt *S, BodyWalk &Walk);
+  void reportUnsupported(BodyWalk &Walk);
+
+  // PatternSharing.cpp
+  static void collectPatternNodes(const clang::FunctionDecl *FD,
+                                  llvm::DenseSet<const clang::Stmt *> &Nodes);
+  clang::Stmt *copyNode(clang::Stmt *S);
+  bool isShared(const clang::Stmt *S, const BodyWalk &Walk) const;
+  void ownStatement(clang::Stmt *&S, BodyWalk &Walk);
+  clang::Stmt *ownPath(clang::Stmt *&Slot, const clang::Stmt *Target,
+                       BodyWalk &Walk);
+
+  // SpawnRewriter.cpp
   void handleSpawnExpr(clang::Expr *E, const Mark &M, BodyWalk &Walk);
   void handleSpawnDecl(clang::VarDecl *VD, const Mark &M, BodyWalk &Walk);
-  void spawnCall(clang::CallExpr *CE, const Mark &M, bool InitializesVariable);
+  void spawnCall(clang::CallExpr *CE, const Mark &M, bool InitializesVariable,
+                 BodyWalk &Walk);
+  clang::CallExpr *ownSpawnedCall(clang::Stmt *&Root, const clang::CallExpr *CE,
+                                  const Mark &M, BodyWalk &Walk);
   clang::Expr *makeSyncCall(clang::SourceLocation Loc);
   clang::Expr *makeSpawnEndCall(clang::SourceLocation Loc);
-  clang::Expr *markPointer(clang::Expr *Ptr);
-  clang::Expr *markObjectGLValue(clang::Expr *Object);
-  void markObject(clang::MemberExpr *ME);
+  clang::Expr *spawnLocation(clang::SourceLocation Spawn);
+  clang::Expr *markPointer(clang::Expr *Ptr, clang::SourceLocation Spawn);
+  clang::Expr *markObjectGLValue(clang::Expr *Object,
+                                 clang::SourceLocation Spawn);
+  void markObject(clang::MemberExpr *ME, clang::SourceLocation Spawn);
   clang::Expr *functionPointer(clang::FunctionDecl *FD, clang::SourceLocation Loc);
   clang::FunctionDecl *makeMarker(llvm::StringRef Name, clang::QualType Ret,
                                   llvm::ArrayRef<clang::QualType> Params,
@@ -108,9 +141,10 @@ private:
   clang::FunctionDecl *SyncMarker;
   clang::FunctionDecl *ObjectMarker;
   clang::FunctionDecl *SpawnEndMarker;
-  llvm::SmallPtrSet<const clang::Stmt *, 32> WalkedBodies;
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 32> WalkedFunctions;
   llvm::SmallPtrSet<const clang::CallExpr *, 32> SpawnedCalls;
   llvm::DenseSet<clang::SourceLocation> Warned; // once per instantiated mark
+  llvm::DenseSet<clang::SourceLocation> Reported; // unsupported constructs
 };
 
 } // namespace weft

@@ -7,11 +7,13 @@
 // spawn and sync marks while Clang parses (MarkCapture.cpp), rewrites each
 // function body before CodeGen sees it (SpawnRewriter.cpp), and adds the IR
 // pass to the start of the optimisation pipeline (LowerSpawns.cpp) at every
-// -O level.
+// -O level. While it compiles, the pass reports errors about a spawn at the
+// spawn's source location through Clang's diagnostics (SourceErrors.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "LowerSpawns.h"
+#include "SourceErrors.h"
 #include "SpawnRewriter.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -26,8 +28,33 @@ using namespace clang;
 namespace weft {
 namespace {
 
+/// Reports \p Msg at the raw location \p Raw if it is one of this
+/// compilation's source locations.
+bool reportAtSource(DiagnosticsEngine &Diags, unsigned Raw, StringRef Msg) {
+  if (!Diags.hasSourceManager())
+    return false;
+  const SourceManager &SM = Diags.getSourceManager();
+  SourceLocation Loc = SourceLocation::getFromRawEncoding(Raw);
+  if (Loc.isInvalid() ||
+      !(SM.isLocalSourceLocation(Loc) || SM.isLoadedSourceLocation(Loc)))
+    return false;
+  Diags.Report(Loc, Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+      << Msg;
+  return true;
+}
+
 class WeftConsumer : public ASTConsumer {
 public:
+  /// The pass runs from CodeGen's consumer, after this one's callbacks and
+  /// before the consumers are destroyed, so the hook lives as long as this
+  /// consumer; each compilation that adds the pass creates one.
+  explicit WeftConsumer(DiagnosticsEngine &Diags) {
+    sourceErrorHook() = [&Diags](unsigned Raw, StringRef Msg) {
+      return reportAtSource(Diags, Raw, Msg);
+    };
+  }
+  ~WeftConsumer() override { sourceErrorHook() = nullptr; }
+
   void Initialize(ASTContext &Ctx) override {
     Rewriter = std::make_unique<SpawnRewriter>(Ctx);
   }
@@ -67,7 +94,7 @@ protected:
     // iteration. Clang emits them at -O0 only for this option, which
     // does nothing else unless AddressSanitizer is on.
     CodeGen.SanitizeAddressUseAfterScope = true;
-    return std::make_unique<WeftConsumer>();
+    return std::make_unique<WeftConsumer>(CI.getDiagnostics());
   }
 
   bool ParseArgs(const CompilerInstance &, const std::vector<std::string> &) override {

@@ -1,5 +1,5 @@
-// Verify that the front end marks exactly the spawned call, the end of its
-// statement and the sync, that
+// Verify that the front end marks exactly the spawned call (with the
+// spawn's source location), the end of its statement and the sync, that
 // weft-lower-spawns brackets the spawned call with a push and a pop and turns
 // the function into a pre-split coroutine (the result store volatile, so the
 // result stays in memory until the sync), that a spawned call that may throw
@@ -12,6 +12,7 @@
 // RUN: %clangxx -fplugin=%plugin -O1 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.ll
 // RUN: FileCheck --check-prefix=MARKS %s < %t.ll
 // RUN: %opt-weft -passes=weft-lower-spawns -S %t.ll | FileCheck --check-prefix=LOWER %s
+// RUN: %opt-weft -passes=weft-lower-spawns -S %t.ll | FileCheck --check-prefix=NOLOC %s
 // RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup,weft-frame-to-stack' -S %t.ll | FileCheck --check-prefix=SPLIT %s
 // RUN: %clangxx -fplugin=%plugin -fno-exceptions -O1 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.noeh.ll
 // RUN: %opt-weft -passes=weft-lower-spawns -S %t.noeh.ll | FileCheck --check-prefix=NOEH %s
@@ -29,7 +30,7 @@ long fib(long n) {
 long plain(long n) { return n + 1; }
 
 // MARKS-LABEL: define {{.*}} @_Z3fibl(
-// MARKS: %[[CALLEE:.*]] = call {{.*}}ptr @__weft_spawn_marker(ptr {{.*}}@_Z3fibl)
+// MARKS: %[[CALLEE:.*]] = call {{.*}}ptr @__weft_spawn_marker(ptr {{.*}}@_Z3fibl, i32 {{.*}}{{[0-9]+}})
 // MARKS-NEXT: load
 // MARKS-NEXT: sub
 // MARKS-NEXT: call {{.*}}i64 %[[CALLEE]](
@@ -67,6 +68,10 @@ long plain(long n) { return n + 1; }
 // LOWER-NOT: coro
 // LOWER: ret i64
 // LOWER: attributes #[[ATTRS]] = {{.*}}presplitcoroutine
+
+// The spawn's location, moved onto the spawned call, is gone too.
+// NOLOC-LABEL: define {{.*}} @_Z3fibl(
+// NOLOC-NOT: weft-spawn-loc
 
 // NOEH-LABEL: define {{.*}} @_Z3fibl(
 // NOEH: call void @__weft_push(
