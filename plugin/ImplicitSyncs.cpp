@@ -51,7 +51,12 @@ void SpawnRewriter::warning(SourceLocation Loc, StringRef Msg) {
 }
 
 void SpawnRewriter::walkLambda(LambdaExpr *Lambda, BodyWalk &Outer) {
-  BodyWalk Inner(Lambda->getCallOperator(), Outer.Dependent,
+  // A generic lambda's call operator is a template, and this body is its
+  // pattern: only checked, as a function template's is. Sema hands each
+  // instantiation of the operator to the consumer as a top-level
+  // declaration (HandleTopLevelDecl), where it is rewritten on its own.
+  BodyWalk Inner(Lambda->getCallOperator(),
+                 Outer.Dependent || Lambda->isGenericLambda(),
                  Lambda->getBody());
   Inner.Shared = Outer.Shared; // the enclosing pattern holds the lambda's
   walkChildren(Lambda, Inner);
