@@ -58,6 +58,7 @@ void SpawnRewriter::walkLambda(LambdaExpr *Lambda, BodyWalk &Outer) {
   BodyWalk Inner(Lambda->getCallOperator(),
                  Outer.Dependent || Lambda->isGenericLambda(),
                  Lambda->getBody());
+  WalkedFunctions.insert(Lambda->getCallOperator());
   Inner.Shared = Outer.Shared; // the enclosing pattern holds the lambda's
   walkChildren(Lambda, Inner);
   // The walk may have rebuilt the body (spawn end markers); the call

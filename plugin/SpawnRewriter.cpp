@@ -25,6 +25,13 @@ public:
       R.rewriteBody(FD);
     return true;
   }
+  /// A lambda outside any function body (in a namespace-scope variable's
+  /// or a data member's initialiser) has a call operator that no
+  /// declaration here leads to. Those in bodies were walked with them.
+  bool VisitLambdaExpr(LambdaExpr *Lambda) {
+    R.rewriteBody(Lambda->getCallOperator());
+    return true;
+  }
 
 private:
   SpawnRewriter &R;
