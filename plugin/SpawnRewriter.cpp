@@ -363,6 +363,17 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
     return;
   }
   if (auto *Member = dyn_cast<CXXMemberCallExpr>(CE)) {
+    // (obj.*pm)(a) and (ptr->*pm)(a): the object is marked as for obj.m(a);
+    // the pass finds the call by its `this`, which Clang adjusts from the
+    // marked object (a virtual pm loads its vtable from the same pointer).
+    if (auto *PM = dyn_cast<BinaryOperator>(Member->getCallee()->IgnoreParens());
+        PM && PM->isPtrMemOp()) {
+      Stmt *Callee = Member->getCallee();
+      auto *Owned = cast<BinaryOperator>(ownPath(Callee, PM, Walk));
+      Member->setCallee(cast<Expr>(Callee));
+      markObject(Owned, M.Written);
+      return;
+    }
     auto *ME = dyn_cast<MemberExpr>(Member->getCallee()->IgnoreParens());
     if (!ME || !isa<CXXMethodDecl>(ME->getMemberDecl()) ||
         cast<CXXMethodDecl>(ME->getMemberDecl())->isStatic()) {
@@ -439,6 +450,13 @@ void SpawnRewriter::markObject(MemberExpr *ME, SourceLocation Spawn) {
     ME->setBase(markPointer(ME->getBase(), Spawn));
   else
     ME->setBase(markObjectGLValue(ME->getBase(), Spawn));
+}
+
+void SpawnRewriter::markObject(BinaryOperator *PM, SourceLocation Spawn) {
+  if (PM->getOpcode() == BO_PtrMemI)
+    PM->setLHS(markPointer(PM->getLHS(), Spawn));
+  else
+    PM->setLHS(markObjectGLValue(PM->getLHS(), Spawn));
 }
 
 Expr *SpawnRewriter::functionPointer(FunctionDecl *FD, SourceLocation Loc) {

@@ -39,9 +39,7 @@
 // reduce<Money>) read the second result before its child finishes: the
 // pass moves the sync above the second spawn. operator+ below takes const
 // references until that is fixed.
-// Not supported yet, with a clear compile-time error: pointer-to-member
-// calls, `cilk_spawn (obj.*pm)(n)` ("this kind of member call cannot be
-// spawned yet").
+// Calls through pointers to member functions: run/member_pointers.cpp.
 #include <cilk/cilk.h>
 
 #include <cstdio>
