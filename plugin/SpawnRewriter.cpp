@@ -137,7 +137,7 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
   });
   bool Dependent = Walk.Dependent;
   if (auto *Null = dyn_cast<NullStmt>(S)) {
-    if (Mark *M = Marks.find(MarkKind::Sync, fileLoc(Null->getSemiLoc()))) {
+    if (Mark *M = Marks.find(MarkKind::Sync, Null->getSemiLoc())) {
       M->Matched = true;
       Walk.Syncs.push_back(M->Written);
       if (!Dependent)
@@ -176,7 +176,7 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
         Walk.VariableInits[stripImplicit(VD->getInit())] = VD;
     for (Decl *D : DS->decls())
       if (auto *VD = dyn_cast<VarDecl>(D))
-        if (Mark *M = Marks.find(MarkKind::Spawn, fileLoc(VD->getLocation()))) {
+        if (Mark *M = Marks.find(MarkKind::Spawn, VD->getLocation())) {
           M->Matched = true;
           handleSpawnDecl(VD, *M, Walk);
         }
@@ -186,7 +186,7 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
       Walk.AssignedValues[stripImplicit(Assign->getRHS())] = Assign->getLHS();
     // Pre-order: the outermost expression that begins at a target is the
     // one the mark applies to; the call inside it is found from there.
-    Mark *M = Marks.find(MarkKind::Spawn, fileLoc(E->getBeginLoc()));
+    Mark *M = Marks.find(MarkKind::Spawn, E->getBeginLoc());
     if (M && Walk.Handled.insert(M).second) {
       M->Matched = true;
       handleSpawnExpr(E, *M, Walk);
