@@ -51,8 +51,14 @@ void SpawnRewriter::warning(SourceLocation Loc, StringRef Msg) {
 }
 
 void SpawnRewriter::walkLambda(LambdaExpr *Lambda, BodyWalk &Outer) {
-  BodyWalk Inner(Lambda->getCallOperator(), Outer.Dependent,
+  // A generic lambda's call operator is a template, and this body is its
+  // pattern: only checked, as a function template's is. Sema hands each
+  // instantiation of the operator to the consumer as a top-level
+  // declaration (HandleTopLevelDecl), where it is rewritten on its own.
+  BodyWalk Inner(Lambda->getCallOperator(),
+                 Outer.Dependent || Lambda->isGenericLambda(),
                  Lambda->getBody());
+  WalkedFunctions.insert(Lambda->getCallOperator());
   Inner.Shared = Outer.Shared; // the enclosing pattern holds the lambda's
   walkChildren(Lambda, Inner);
   // The walk may have rebuilt the body (spawn end markers); the call

@@ -162,7 +162,9 @@ bool collectSpawns(Function &F, Function *Marker,
 
 /// The call whose `this` argument derives (through this-adjusting GEPs and
 /// casts) from an object mark's result: a member call, a member operator,
-/// or a virtual call, which also loads its vtable through the same pointer.
+/// a virtual call, which also loads its vtable through the same pointer, or
+/// a call through a pointer to member (`this` offset by the pointer's
+/// adjustment, and a virtual one's vtable loaded from there).
 CallBase *findMarkedMemberCall(CallInst *Mark) {
   CallBase *Found = nullptr;
   SmallVector<Value *, 4> Work = {Mark};

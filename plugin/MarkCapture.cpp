@@ -8,13 +8,18 @@
 // attribute hook for plugins; diagAppertainsToStmt sees the real node), so no
 // unknown-attribute warning and no AttributedStmt remain.
 //
+// A pragma's target is the token the parser sees right after it, taken from
+// the preprocessor's token stream (a token watcher), not from the file's
+// text: when the keyword is written inside a macro (`#define SPAWN_FIB(x, n)
+// x = cilk_spawn fib(n)`), that token comes from the macro's expansion, and
+// its location, unique to this expansion, is where the spawned call begins.
+//
 //===----------------------------------------------------------------------===//
 
 #include "SpawnMarks.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
-#include "clang/Lex/Lexer.h"
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Sema/ParsedAttr.h"
@@ -25,6 +30,8 @@ using namespace clang;
 namespace weft {
 namespace {
 
+/// Where an error about a mark goes: the keyword itself, or the use of the
+/// macro it was written in.
 SourceLocation fileLoc(const SourceManager &SM, SourceLocation Loc) {
   return SM.getExpansionLoc(Loc);
 }
@@ -54,17 +61,15 @@ struct SpawnAttrInfo : public ParsedAttrInfo {
 
   AttrHandling handleDeclAttribute(Sema &S, Decl *D,
                                    const ParsedAttr &A) const override {
-    const SourceManager &SM = S.getSourceManager();
-    MarkTable::get().add(MarkKind::Spawn, fileLoc(SM, D->getLocation()),
-                         fileLoc(SM, A.getLoc()));
+    MarkTable::get().add(MarkKind::Spawn, D->getLocation(),
+                         fileLoc(S.getSourceManager(), A.getLoc()));
     return AttributeApplied;
   }
 
   bool diagAppertainsToStmt(Sema &S, const ParsedAttr &A,
                             const Stmt *St) const override {
-    const SourceManager &SM = S.getSourceManager();
-    MarkTable::get().add(MarkKind::Spawn, fileLoc(SM, St->getBeginLoc()),
-                         fileLoc(SM, A.getLoc()));
+    MarkTable::get().add(MarkKind::Spawn, St->getBeginLoc(),
+                         fileLoc(S.getSourceManager(), A.getLoc()));
     return false; // recorded; drop the attribute silently
   }
 };
@@ -91,16 +96,43 @@ struct SyncAttrInfo : public ParsedAttrInfo {
                            "write '[[weft::sync]];'");
       return false;
     }
-    const SourceManager &SM = S.getSourceManager();
-    MarkTable::get().add(MarkKind::Sync, fileLoc(SM, St->getBeginLoc()),
-                         fileLoc(SM, A.getLoc()));
+    MarkTable::get().add(MarkKind::Sync, St->getBeginLoc(),
+                         fileLoc(S.getSourceManager(), A.getLoc()));
     return false;
   }
 };
 
+/// Pragmas seen whose target token has not come yet.
+struct PendingMark {
+  MarkKind Kind;
+  SourceLocation Written;
+};
+llvm::SmallVector<PendingMark, 1> Pending;
+
+/// Gives the pending marks the token the parser sees next as their target.
+/// Runs for every token the preprocessor hands out at the outermost level,
+/// in stream order, after all macro expansion: never for the tokens of the
+/// pragma itself, which its handler lexes from inside the preprocessor.
+void takeTarget(Preprocessor &PP, const Token &Tok) {
+  if (Pending.empty())
+    return;
+  for (const PendingMark &P : Pending) {
+    if (Tok.is(tok::eof)) {
+      DiagnosticsEngine &D = PP.getDiagnostics();
+      D.Report(P.Written, D.getCustomDiagID(DiagnosticsEngine::Error,
+                                            "spawn or sync mark at end of "
+                                            "file"));
+      continue;
+    }
+    MarkTable::get().add(P.Kind, Tok.getLocation(), P.Written);
+  }
+  Pending.clear();
+}
+
 /// `#pragma weft spawn|sync`, also reached through _Pragma from the keyword
-/// macros. The target is the first token after the pragma: after the macro
-/// name for `x = cilk_spawn f(a)`, on the next line for the directive form.
+/// macros. The target is the first token the parser sees after the pragma:
+/// `f` in `x = cilk_spawn f(a)`, wherever the keyword and the call were
+/// written; the statement's first token for the directive form.
 class WeftPragmaHandler : public PragmaHandler {
 public:
   WeftPragmaHandler() : PragmaHandler("weft") {}
@@ -128,17 +160,10 @@ public:
                                  "'#pragma weft'"));
       return;
     }
-    const SourceManager &SM = PP.getSourceManager();
-    SourceLocation End = SM.getExpansionRange(Word.getLocation()).getEnd();
-    std::optional<Token> Next =
-        Lexer::findNextToken(End, SM, PP.getLangOpts());
-    SourceLocation Written = fileLoc(SM, Introducer.Loc);
-    if (!Next || Next->is(tok::eof)) {
-      D.Report(Written, D.getCustomDiagID(DiagnosticsEngine::Error,
-                                          "spawn or sync mark at end of file"));
-      return;
-    }
-    MarkTable::get().add(*Kind, fileLoc(SM, Next->getLocation()), Written);
+    Pending.push_back({*Kind, fileLoc(PP.getSourceManager(), Introducer.Loc)});
+    // Nothing else in a compilation watches tokens (only tools such as
+    // clangd's token collector do).
+    PP.setTokenWatcher([&PP](const Token &Tok) { takeTarget(PP, Tok); });
   }
 };
 

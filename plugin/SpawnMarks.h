@@ -2,10 +2,11 @@
 //
 // The attribute and pragma hooks run while Clang parses, before the marked
 // expression exists as an AST node, so they record a *target*: the source
-// location where the marked expression or statement begins. The rewriter
-// later matches AST nodes against these targets. Targets are expansion
-// locations, which template instantiation preserves (statement pointers it
-// does not).
+// location where the marked expression or statement begins, exactly as the
+// AST will have it (inside a macro expansion, the location of that token in
+// that expansion). The rewriter later matches AST nodes against these
+// targets. Template instantiation preserves locations (statement pointers
+// it does not).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_PLUGIN_SPAWNMARKS_H
@@ -20,7 +21,8 @@ enum class MarkKind { Spawn, Sync };
 
 struct Mark {
   MarkKind Kind;
-  clang::SourceLocation Written; // the keyword, pragma or attribute
+  clang::SourceLocation Written; // the keyword, pragma or attribute (or the
+                                 // use of the macro it is written in)
   bool Matched = false;
 };
 

@@ -25,6 +25,13 @@ public:
       R.rewriteBody(FD);
     return true;
   }
+  /// A lambda outside any function body (in a namespace-scope variable's
+  /// or a data member's initialiser) has a call operator that no
+  /// declaration here leads to. Those in bodies were walked with them.
+  bool VisitLambdaExpr(LambdaExpr *Lambda) {
+    R.rewriteBody(Lambda->getCallOperator());
+    return true;
+  }
 
 private:
   SpawnRewriter &R;
@@ -130,7 +137,7 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
   });
   bool Dependent = Walk.Dependent;
   if (auto *Null = dyn_cast<NullStmt>(S)) {
-    if (Mark *M = Marks.find(MarkKind::Sync, fileLoc(Null->getSemiLoc()))) {
+    if (Mark *M = Marks.find(MarkKind::Sync, Null->getSemiLoc())) {
       M->Matched = true;
       Walk.Syncs.push_back(M->Written);
       if (!Dependent)
@@ -169,7 +176,7 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
         Walk.VariableInits[stripImplicit(VD->getInit())] = VD;
     for (Decl *D : DS->decls())
       if (auto *VD = dyn_cast<VarDecl>(D))
-        if (Mark *M = Marks.find(MarkKind::Spawn, fileLoc(VD->getLocation()))) {
+        if (Mark *M = Marks.find(MarkKind::Spawn, VD->getLocation())) {
           M->Matched = true;
           handleSpawnDecl(VD, *M, Walk);
         }
@@ -179,7 +186,7 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
       Walk.AssignedValues[stripImplicit(Assign->getRHS())] = Assign->getLHS();
     // Pre-order: the outermost expression that begins at a target is the
     // one the mark applies to; the call inside it is found from there.
-    Mark *M = Marks.find(MarkKind::Spawn, fileLoc(E->getBeginLoc()));
+    Mark *M = Marks.find(MarkKind::Spawn, E->getBeginLoc());
     if (M && Walk.Handled.insert(M).second) {
       M->Matched = true;
       handleSpawnExpr(E, *M, Walk);
@@ -356,6 +363,17 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
     return;
   }
   if (auto *Member = dyn_cast<CXXMemberCallExpr>(CE)) {
+    // (obj.*pm)(a) and (ptr->*pm)(a): the object is marked as for obj.m(a);
+    // the pass finds the call by its `this`, which Clang adjusts from the
+    // marked object (a virtual pm loads its vtable from the same pointer).
+    if (auto *PM = dyn_cast<BinaryOperator>(Member->getCallee()->IgnoreParens());
+        PM && PM->isPtrMemOp()) {
+      Stmt *Callee = Member->getCallee();
+      auto *Owned = cast<BinaryOperator>(ownPath(Callee, PM, Walk));
+      Member->setCallee(cast<Expr>(Callee));
+      markObject(Owned, M.Written);
+      return;
+    }
     auto *ME = dyn_cast<MemberExpr>(Member->getCallee()->IgnoreParens());
     if (!ME || !isa<CXXMethodDecl>(ME->getMemberDecl()) ||
         cast<CXXMethodDecl>(ME->getMemberDecl())->isStatic()) {
@@ -432,6 +450,13 @@ void SpawnRewriter::markObject(MemberExpr *ME, SourceLocation Spawn) {
     ME->setBase(markPointer(ME->getBase(), Spawn));
   else
     ME->setBase(markObjectGLValue(ME->getBase(), Spawn));
+}
+
+void SpawnRewriter::markObject(BinaryOperator *PM, SourceLocation Spawn) {
+  if (PM->getOpcode() == BO_PtrMemI)
+    PM->setLHS(markPointer(PM->getLHS(), Spawn));
+  else
+    PM->setLHS(markObjectGLValue(PM->getLHS(), Spawn));
 }
 
 Expr *SpawnRewriter::functionPointer(FunctionDecl *FD, SourceLocation Loc) {

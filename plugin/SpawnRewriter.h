@@ -5,6 +5,7 @@
 //
 //   x = fib(n - 1)   ==>   x = ((long (*)(long))__weft_spawn_marker((void *)fib, loc))(n - 1)
 //   obj.m(a)         ==>   (*(S *)__weft_spawn_object((void *)&obj, loc)).m(a)
+//   (p->*pm)(a)      ==>   (((S *)__weft_spawn_object((void *)p, loc))->*pm)(a)
 //   a spawning statement s;  ==>  s; __weft_spawn_end();   (where the
 //                          statement's temporaries are gone: the child's
 //                          part ends there; SpawnLowering's window)
@@ -128,6 +129,7 @@ private:
   clang::Expr *markObjectGLValue(clang::Expr *Object,
                                  clang::SourceLocation Spawn);
   void markObject(clang::MemberExpr *ME, clang::SourceLocation Spawn);
+  void markObject(clang::BinaryOperator *PM, clang::SourceLocation Spawn);
   clang::Expr *functionPointer(clang::FunctionDecl *FD, clang::SourceLocation Loc);
   clang::FunctionDecl *makeMarker(llvm::StringRef Name, clang::QualType Ret,
                                   llvm::ArrayRef<clang::QualType> Params,

@@ -1,5 +1,5 @@
-// Verify that misuse of spawn and sync gets an error at the mark's location,
-// never a crash.
+// Verify that misuse of spawn and sync gets an error at the mark's location
+// (at the macro's use for a keyword written in a macro), never a crash.
 // RUN: %clangxx -fplugin=%plugin -fsyntax-only -Xclang -verify %s
 #include <cilk/cilk.h>
 #include <string>
@@ -44,4 +44,15 @@ void sync_with_operand(long n) {
 
 long global = cilk_spawn f(1); // expected-error {{a spawn must be followed by a function call inside a function body}}
 
+// A misused keyword inside a macro is reported at the macro's use.
+#define SPAWN_SUM(n) cilk_spawn n + 1
+long in_macro(long n) {
+  long x = SPAWN_SUM(n); // expected-error {{a spawn must be followed by a function call, or be an assignment of a call}}
+  cilk_sync;
+  return x;
+}
+
 #pragma weft fork // expected-error {{expected 'spawn' or 'sync' after '#pragma weft'}}
+
+// expected-error@+1 {{spawn or sync mark at end of file}}
+#pragma weft spawn

@@ -33,20 +33,13 @@
 //   long g = cilk_spawn [n](long m) { ... }(5);  // immediately invoked lambda
 //   long h = cilk_spawn length("a std::string temporary");
 //   cilk_spawn consume(std::string(40, 'a'), &out);
-// TODO(bug): a spawn inside a generic lambda whose call depends on an `auto`
-// parameter is rejected ("only calls of functions, function pointers, member
-// functions and function objects can be spawned"), e.g. the recursive
-//   auto gfib = [](auto &self, long v) -> long {
-//     ... long x = cilk_spawn self(self, v - 1); ... };
-// while the same body in a function template (apply_twice) is accepted.
+// Spawns inside generic lambdas: run/generic_lambdas.cpp.
 // TODO(bug): two spawned calls returning a struct whose results are copied
 // after the sync (passed by value: `Money operator+(Money, Money)` in
 // reduce<Money>) read the second result before its child finishes: the
 // pass moves the sync above the second spawn. operator+ below takes const
 // references until that is fixed.
-// Not supported yet, with a clear compile-time error: pointer-to-member
-// calls, `cilk_spawn (obj.*pm)(n)` ("this kind of member call cannot be
-// spawned yet").
+// Calls through pointers to member functions: run/member_pointers.cpp.
 #include <cilk/cilk.h>
 
 #include <cstdio>
