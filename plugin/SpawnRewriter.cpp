@@ -98,6 +98,10 @@ SourceLocation SpawnRewriter::fileLoc(SourceLocation Loc) const {
 }
 
 void SpawnRewriter::error(SourceLocation Loc, StringRef Msg) {
+  // A template's instantiations share their marks' locations: one error
+  // for each, however many times the template is instantiated.
+  if (!Errors.insert({Loc.getRawEncoding(), Msg.str()}).second)
+    return;
   DiagnosticsEngine &D = Ctx.getDiagnostics();
   D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Msg;
 }

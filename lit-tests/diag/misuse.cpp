@@ -44,6 +44,22 @@ void sync_with_operand(long n) {
 
 long global = cilk_spawn f(1); // expected-error {{a spawn must be followed by a function call inside a function body}}
 
+// A template's misuse is reported once, however many instantiations; a
+// generic lambda's too.
+template <typename T> T in_template(T n) {
+  T x = cilk_spawn n + 1; // expected-error {{a spawn must be followed by a function call}}
+  cilk_sync;
+  return x;
+}
+long instantiate(long n) {
+  auto generic = [](auto v) {
+    auto x = cilk_spawn v * 2; // expected-error {{a spawn must be followed by a function call}}
+    cilk_sync;
+    return x;
+  };
+  return in_template(n) + in_template((int)n) + generic(n) + generic(1.5);
+}
+
 // A misused keyword inside a macro is reported at the macro's use.
 #define SPAWN_SUM(n) cilk_spawn n + 1
 long in_macro(long n) {
