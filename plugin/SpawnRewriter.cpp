@@ -184,6 +184,19 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
           M->Matched = true;
           handleSpawnDecl(VD, *M, Walk);
         }
+    // `#pragma weft spawn` on the line before a declaration targets its
+    // first token, and marks the one variable it declares.
+    if (Mark *M = Marks.find(MarkKind::Spawn, DS->getBeginLoc())) {
+      M->Matched = true;
+      if (auto *VD = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                                        : nullptr) {
+        handleSpawnDecl(VD, *M, Walk);
+      } else {
+        if (!Walk.Spawns++) // meant as one: no warning about the syncs
+          Walk.FirstSpawn = M->Written;
+        error(M->Written, "a spawned declaration must declare one variable");
+      }
+    }
   } else if (auto *E = dyn_cast<Expr>(S)) {
     if (auto *Assign = dyn_cast<BinaryOperator>(E);
         Assign && Assign->getOpcode() == BO_Assign)

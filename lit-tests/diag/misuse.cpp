@@ -60,6 +60,13 @@ long instantiate(long n) {
   return in_template(n) + in_template((int)n) + generic(n) + generic(1.5);
 }
 
+long directive_two_variables(long n) {
+#pragma weft spawn // expected-error {{a spawned declaration must declare one variable}}
+  long a = f(n), b = f(n + 1);
+  cilk_sync;
+  return a + b;
+}
+
 // A misused keyword inside a macro is reported at the macro's use.
 #define SPAWN_SUM(n) cilk_spawn n + 1
 long in_macro(long n) {
