@@ -383,8 +383,8 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
     // (obj.*pm)(a) and (ptr->*pm)(a): the object is marked as for obj.m(a);
     // the pass finds the call by its `this`, which Clang adjusts from the
     // marked object (a virtual pm loads its vtable from the same pointer).
-    if (auto *PM = dyn_cast<BinaryOperator>(Member->getCallee()->IgnoreParens());
-        PM && PM->isPtrMemOp()) {
+    auto *PM = dyn_cast<BinaryOperator>(Member->getCallee()->IgnoreParens());
+    if (PM && PM->isPtrMemOp()) {
       Stmt *Callee = Member->getCallee();
       auto *Owned = cast<BinaryOperator>(ownPath(Callee, PM, Walk));
       Member->setCallee(cast<Expr>(Callee));
