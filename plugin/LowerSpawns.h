@@ -3,7 +3,7 @@
 // The IR half of Weft. The front end leaves three kinds of marks in the IR:
 //
 //   %f = call ptr @__weft_spawn_marker(ptr @fib, i32 1234)
-//   %r = call i64 %f(i64 %n1)                      ; the call through %f is a spawn
+//   %r = call i64 %f(i64 %n1)                   ; the call through %f: a spawn
 //   store i64 %r, ptr %x.addr                      ; the spawned statement's
 //   call void @__weft_spawn_end()                  ; ... end (after its cleanups)
 //   call void @__weft_sync_marker()                ; a sync

@@ -36,7 +36,8 @@ inline constexpr const char *SpawnLocationAttr = "weft-spawn-loc";
 /// Reports \p Msg as an error at the source location whose raw encoding is
 /// \p RawLoc. Returns false if it could not (then the caller reports the
 /// error its own way).
-using SourceErrorHook = std::function<bool(unsigned RawLoc, llvm::StringRef Msg)>;
+using SourceErrorHook =
+    std::function<bool(unsigned RawLoc, llvm::StringRef Msg)>;
 
 /// The hook for the current compilation; empty unless the Clang plugin set it.
 inline SourceErrorHook &sourceErrorHook() {

@@ -98,6 +98,10 @@ SourceLocation SpawnRewriter::fileLoc(SourceLocation Loc) const {
 }
 
 void SpawnRewriter::error(SourceLocation Loc, StringRef Msg) {
+  // A template's instantiations share their marks' locations: one error
+  // for each, however many times the template is instantiated.
+  if (!Errors.insert({Loc.getRawEncoding(), Msg.str()}).second)
+    return;
   DiagnosticsEngine &D = Ctx.getDiagnostics();
   D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Msg;
 }
@@ -180,6 +184,19 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
           M->Matched = true;
           handleSpawnDecl(VD, *M, Walk);
         }
+    // `#pragma weft spawn` on the line before a declaration targets its
+    // first token, and marks the one variable it declares.
+    if (Mark *M = Marks.find(MarkKind::Spawn, DS->getBeginLoc())) {
+      M->Matched = true;
+      if (auto *VD = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                                        : nullptr) {
+        handleSpawnDecl(VD, *M, Walk);
+      } else {
+        if (!Walk.Spawns++) // meant as one: no warning about the syncs
+          Walk.FirstSpawn = M->Written;
+        error(M->Written, "a spawned declaration must declare one variable");
+      }
+    }
   } else if (auto *E = dyn_cast<Expr>(S)) {
     if (auto *Assign = dyn_cast<BinaryOperator>(E);
         Assign && Assign->getOpcode() == BO_Assign)
@@ -366,8 +383,8 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
     // (obj.*pm)(a) and (ptr->*pm)(a): the object is marked as for obj.m(a);
     // the pass finds the call by its `this`, which Clang adjusts from the
     // marked object (a virtual pm loads its vtable from the same pointer).
-    if (auto *PM = dyn_cast<BinaryOperator>(Member->getCallee()->IgnoreParens());
-        PM && PM->isPtrMemOp()) {
+    auto *PM = dyn_cast<BinaryOperator>(Member->getCallee()->IgnoreParens());
+    if (PM && PM->isPtrMemOp()) {
       Stmt *Callee = Member->getCallee();
       auto *Owned = cast<BinaryOperator>(ownPath(Callee, PM, Walk));
       Member->setCallee(cast<Expr>(Callee));

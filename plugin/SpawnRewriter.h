@@ -32,6 +32,9 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <set>
+#include <string>
+
 namespace weft {
 
 class SpawnRewriter {
@@ -146,7 +149,7 @@ private:
   llvm::SmallPtrSet<const clang::FunctionDecl *, 32> WalkedFunctions;
   llvm::SmallPtrSet<const clang::CallExpr *, 32> SpawnedCalls;
   llvm::DenseSet<clang::SourceLocation> Warned; // once per instantiated mark
-  llvm::DenseSet<clang::SourceLocation> Reported; // unsupported constructs
+  std::set<std::pair<unsigned, std::string>> Errors; // reported once each
 };
 
 } // namespace weft

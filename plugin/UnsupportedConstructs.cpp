@@ -139,14 +139,10 @@ void SpawnRewriter::noteUnsupported(Stmt *S, BodyWalk &Walk) {
 void SpawnRewriter::reportUnsupported(BodyWalk &Walk) {
   if (Walk.Dependent || Walk.Spawns == 0)
     return;
-  if (Walk.Function && Walk.Function->isVariadic() &&
-      Reported.insert(Walk.FirstSpawn).second)
+  if (Walk.Function && Walk.Function->isVariadic())
     error(Walk.FirstSpawn, "a variadic function cannot spawn");
-  // A template's instantiations share their statements' locations: one
-  // error for each statement.
   for (const auto &[Loc, Msg] : Walk.Unsupported)
-    if (Reported.insert(Loc).second)
-      error(Loc, Msg);
+    error(Loc, Msg); // once per statement across instantiations
 }
 
 } // namespace weft

@@ -44,6 +44,29 @@ void sync_with_operand(long n) {
 
 long global = cilk_spawn f(1); // expected-error {{a spawn must be followed by a function call inside a function body}}
 
+// A template's misuse is reported once, however many instantiations; a
+// generic lambda's too.
+template <typename T> T in_template(T n) {
+  T x = cilk_spawn n + 1; // expected-error {{a spawn must be followed by a function call}}
+  cilk_sync;
+  return x;
+}
+long instantiate(long n) {
+  auto generic = [](auto v) {
+    auto x = cilk_spawn v * 2; // expected-error {{a spawn must be followed by a function call}}
+    cilk_sync;
+    return x;
+  };
+  return in_template(n) + in_template((int)n) + generic(n) + generic(1.5);
+}
+
+long directive_two_variables(long n) {
+#pragma weft spawn // expected-error {{a spawned declaration must declare one variable}}
+  long a = f(n), b = f(n + 1);
+  cilk_sync;
+  return a + b;
+}
+
 // A misused keyword inside a macro is reported at the macro's use.
 #define SPAWN_SUM(n) cilk_spawn n + 1
 long in_macro(long n) {
