@@ -11,6 +11,7 @@
 #define WEFT_PLUGIN_SPAWNLOWERING_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/IR/IRBuilder.h"
@@ -121,7 +122,7 @@ private:
   llvm::Value *Handle = nullptr;
   llvm::Value *ArenaSlot = nullptr; // the frame's arena, if F has VLAs
   // Allocas whose lifetime ends in a spawn's window (DynamicAllocas.cpp).
-  llvm::SmallPtrSet<llvm::AllocaInst *, 4> StatementTemporaries;
+  llvm::SmallSetVector<llvm::AllocaInst *, 4> StatementTemporaries; // in IR order
   llvm::BasicBlock *Exit = nullptr;
   llvm::PHINode *ExitWasSuspended = nullptr;
   llvm::PHINode *ExitValue = nullptr;
