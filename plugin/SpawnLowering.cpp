@@ -8,6 +8,7 @@
 
 #include "SpawnLowering.h"
 #include "LowerSpawns.h"
+#include "UnsupportedNames.h"
 #include "SourceErrors.h"
 
 #include "weft/frame_abi.h"
@@ -100,21 +101,8 @@ void eraseSyncMarker(CallBase *Sync) {
 /// Inline assembly that names the stack pointer as an operand or clobber,
 /// or pushes and pops: it assumes one stack for the whole function.
 static bool touchesStackPointer(const InlineAsm &Asm) {
-  StringRef Constraints = Asm.getConstraintString();
-  for (StringRef Reg : {"{rsp}", "{esp}", "{sp}", "{wsp}"})
-    if (Constraints.contains_insensitive(Reg))
-      return true;
-  StringRef Text = Asm.getAsmString();
-  while (!Text.empty()) {
-    Text = Text.drop_until([](char C) { return isAlpha(C); });
-    StringRef Word = Text.take_while([](char C) { return isAlnum(C); });
-    Text = Text.drop_front(Word.size());
-    if (Word.equals_insensitive("rsp") || Word.equals_insensitive("esp") ||
-        Word.starts_with_insensitive("push") ||
-        Word.starts_with_insensitive("pop"))
-      return true;
-  }
-  return false;
+  return constraintNamesStackPointer(Asm.getConstraintString()) ||
+         asmTextTouchesStackPointer(Asm.getAsmString());
 }
 
 bool SpawnLowering::checkSupported() {
@@ -129,11 +117,7 @@ bool SpawnLowering::checkSupported() {
     if (auto *CB = dyn_cast<CallBase>(&I)) {
       if (auto *Asm = dyn_cast<InlineAsm>(CB->getCalledOperand());
           Asm && touchesStackPointer(*Asm)) {
-        reportUnsupported(F,
-                          "inline assembly that changes the stack pointer "
-                          "cannot appear in a spawning function: a thief "
-                          "resumes the function on another stack",
-                          CB);
+        reportUnsupported(F, StackPointerAsmMessage, CB);
         return false;
       }
       if (CB->isMustTailCall()) {
@@ -143,17 +127,14 @@ bool SpawnLowering::checkSupported() {
       }
       if (Function *Callee = CB->getCalledFunction()) {
         StringRef Name = Callee->getName();
-        if (Name == "setjmp" || Name == "_setjmp" || Name == "sigsetjmp" ||
-            Name == "__sigsetjmp" || Name == "vfork") {
-          reportUnsupported(F, Name + "() cannot be called in a spawning function",
-                            CB);
+        if (isForbiddenCallee(Name)) {
+          reportUnsupported(F, Name + ForbiddenCalleeMessage, CB);
           return false;
         }
       }
     }
     if (isa<IndirectBrInst>(&I)) {
-      reportUnsupported(F, "computed goto cannot appear in a spawning function",
-                        &I);
+      reportUnsupported(F, ComputedGotoMessage, &I);
       return false;
     }
   }

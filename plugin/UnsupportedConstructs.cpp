@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SpawnRewriter.h"
+#include "UnsupportedNames.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
@@ -61,17 +62,16 @@ StringRef boundRegister(const Expr *Operand) {
 }
 
 /// Inline assembly that names the stack pointer as an operand or clobber,
-/// or pushes and pops. The same test as touchesStackPointer in
-/// SpawnLowering.cpp, on the asm string CodeGen will emit.
+/// or pushes and pops (UnsupportedNames.h), on the asm string CodeGen will
+/// emit and on register variables bound to operands.
 bool touchesStackPointer(const ASTContext &Ctx, const AsmStmt &Asm) {
   const TargetInfo &Target = Ctx.getTargetInfo();
   for (unsigned I = 0, E = Asm.getNumClobbers(); I != E; ++I)
     if (isStackPointer(Target, Asm.getClobber(I)))
       return true;
   auto NamesStackPointer = [&](StringRef Constraint, const Expr *Operand) {
-    for (StringRef Reg : {"{rsp}", "{esp}", "{sp}", "{wsp}"})
-      if (Constraint.contains_insensitive(Reg))
-        return true;
+    if (constraintNamesStackPointer(Constraint))
+      return true;
     StringRef Bound = boundRegister(Operand);
     return !Bound.empty() && isStackPointer(Target, Bound);
   };
@@ -81,18 +81,7 @@ bool touchesStackPointer(const ASTContext &Ctx, const AsmStmt &Asm) {
   for (unsigned I = 0, E = Asm.getNumInputs(); I != E; ++I)
     if (NamesStackPointer(Asm.getInputConstraint(I), Asm.getInputExpr(I)))
       return true;
-  std::string Generated = Asm.generateAsmString(Ctx);
-  StringRef Text = Generated;
-  while (!Text.empty()) {
-    Text = Text.drop_until([](char C) { return llvm::isAlpha(C); });
-    StringRef Word = Text.take_while([](char C) { return llvm::isAlnum(C); });
-    Text = Text.drop_front(Word.size());
-    if (Word.equals_insensitive("rsp") || Word.equals_insensitive("esp") ||
-        Word.starts_with_insensitive("push") ||
-        Word.starts_with_insensitive("pop"))
-      return true;
-  }
-  return false;
+  return asmTextTouchesStackPointer(Asm.generateAsmString(Ctx));
 }
 
 /// setjmp and friends, by the name the IR pass checks (glibc's setjmp is
@@ -100,9 +89,7 @@ bool touchesStackPointer(const ASTContext &Ctx, const AsmStmt &Asm) {
 bool returnsTwiceOrForks(const FunctionDecl *Callee) {
   if (!Callee || !Callee->isExternC() || !Callee->getIdentifier())
     return false;
-  StringRef Name = Callee->getName();
-  return Name == "setjmp" || Name == "_setjmp" || Name == "sigsetjmp" ||
-         Name == "__sigsetjmp" || Name == "vfork";
+  return isForbiddenCallee(Callee->getName());
 }
 
 } // namespace
@@ -117,17 +104,12 @@ void SpawnRewriter::noteUnsupported(Stmt *S, BodyWalk &Walk) {
     if (const FunctionDecl *Callee = Call->getDirectCallee();
         returnsTwiceOrForks(Callee))
       Note(Call->getBeginLoc(),
-           (Callee->getName() + "() cannot be called in a spawning function")
-               .str());
+           (Callee->getName() + ForbiddenCalleeMessage).str());
   } else if (const auto *Goto = dyn_cast<IndirectGotoStmt>(S)) {
-    Note(Goto->getGotoLoc(),
-         "computed goto cannot appear in a spawning function");
+    Note(Goto->getGotoLoc(), ComputedGotoMessage);
   } else if (const auto *Asm = dyn_cast<AsmStmt>(S)) {
     if (touchesStackPointer(Ctx, *Asm))
-      Note(Asm->getAsmLoc(),
-           "inline assembly that changes the stack pointer cannot appear in "
-           "a spawning function: a thief resumes the function on another "
-           "stack");
+      Note(Asm->getAsmLoc(), StackPointerAsmMessage);
   } else if (const auto *Attributed = dyn_cast<AttributedStmt>(S)) {
     for (const Attr *A : Attributed->getAttrs())
       if (isa<MustTailAttr>(A))
