@@ -34,7 +34,9 @@ STATISTIC(NumFramesOnStack, "Spawning-function frames moved to the stack");
 namespace weft {
 
 PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &) {
-  bool RestoredTLS = restoreThreadLocalAddresses(M);
+  // Before the thread-local reads are put back: the fast path has its own.
+  bool Inlined = inlineFastPath(M);
+  bool RestoredTLS = restoreThreadLocalAddresses(M) || Inlined;
   Function *Alloc = M.getFunction(FrameAllocName);
   if (!Alloc)
     return RestoredTLS ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -71,6 +71,11 @@ bool placeDynamicAllocas(llvm::Module &M,
 bool hideThreadLocalAddresses(llvm::Module &M);
 bool restoreThreadLocalAddresses(llvm::Module &M);
 
+/// Runs after coro-split, from FrameToStackPass: inlines the runtime's push
+/// and pop (runtime/fast_path.cpp, embedded as bitcode) at each call the
+/// lowering emitted (FastPath.cpp). Returns true if it changed anything.
+bool inlineFastPath(llvm::Module &M);
+
 /// Registers "weft-lower-spawns" and "weft-frame-to-stack" for pipeline parsing (opt -passes=...) and,
 /// when \p InPipelines is set, runs the first at the start of every default
 /// pipeline (the standard coroutine passes then split the result) and the

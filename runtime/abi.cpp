@@ -57,12 +57,10 @@ void parkUntilComplete(Worker *W, Frame *F) {
   switch_to(Scheduler, PendingAction::PublishPark, F);
 }
 
-bool StressMode = false;
-
 /// Validates the environment at start-up, so that a bad value is reported
 /// even by a program that never spawns.
 __attribute__((constructor)) void checkEnvironment() {
-  StressMode = config().stress;
+  detail::StressMode = config().stress;
 }
 
 /// Stress mode: give thieves a window after most pushes, so that on two
@@ -73,6 +71,9 @@ void stressPoint(Worker *W) {
 }
 
 } // namespace
+
+bool detail::StressMode = false;
+
 } // namespace weft
 
 using namespace weft;
@@ -81,17 +82,27 @@ extern "C" {
 
 /// Offers the caller's continuation to thieves. Registers the thread (and
 /// starts the pool) on its first spawn.
+/// The fast path inlined into fast clones (fast_path.cpp) comes here when
+/// the thread is new or its ring is full.
 void __weft_push(void *Frame) {
   Worker *W = current_or_new_worker();
   W->deque.push(asFrame(Frame));
   W->stats.spawns.add();
+  if (push_needs_hooks())
+    __weft_after_push(W);
+}
+
+/// What a push must do besides pushing when push_needs_hooks(): wake a
+/// sleeping worker, so that the new work does not wait for its timeout,
+/// and in stress mode give thieves a window.
+void __weft_after_push(void *WorkerPtr) {
   wake_one_if_sleeping();
-  if (StressMode)
-    stressPoint(W);
+  if (detail::StressMode)
+    stressPoint(static_cast<Worker *>(WorkerPtr));
 }
 
 /// Takes back the frame the caller pushed; false if a thief took it.
-bool __weft_pop(void) { return current_worker()->deque.pop() != nullptr; }
+bool __weft_pop(void) { return current_worker()->deque.pop_owned(); }
 
 void __weft_spawn_stolen(void *FramePtr) {
   Frame *F = asFrame(FramePtr);

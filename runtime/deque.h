@@ -61,42 +61,41 @@ public:
 
   /// Owner only. Never fails: grows the ring when full.
   void push(T X) {
+    if (!try_push(X))
+      push_growing(X);
+  }
+
+  /// Owner only. Pushes unless the ring is full; the spawn path inlines
+  /// this much (runtime/fast_path.cpp) and calls push() when it fails.
+  bool try_push(T X) {
     std::int64_t B = bottom_.load(std::memory_order_relaxed);
     // Acquire: the slots below `top` may be reused only after the thieves
     // that took them have read them (their CAS on top is seq_cst).
     std::int64_t T0 = top_.load(std::memory_order_acquire);
     Ring *R = ring_.load(std::memory_order_relaxed);
     if (B - T0 >= R->capacity)
-      R = grow(R, T0, B);
-    R->put(B, X);
-    // Release: a thief that sees the new bottom sees the element, and
-    // everything the owner wrote before the push (the frame's contents).
-    bottom_.store(B + 1, std::memory_order_release);
+      return false;
+    publish(R, B, X);
+    return true;
   }
 
   /// Owner only. Takes back the newest element; returns T() if the deque is
   /// empty or a thief took the last element.
   T pop() {
-    std::int64_t B = bottom_.load(std::memory_order_relaxed) - 1;
-    Ring *R = ring_.load(std::memory_order_relaxed);
-    // Relaxed: thieves order this store against their read of bottom with
-    // the fence pair below, not with release/acquire.
-    bottom_.store(B, std::memory_order_relaxed);
-    light_fence(); // pairs with heavy_fence() in steal()
-    std::int64_t T0 = top_.load(std::memory_order_relaxed);
-    if (T0 > B) { // was empty
-      bottom_.store(B + 1, std::memory_order_relaxed);
-      return T();
-    }
-    T X = R->get(B);
-    if (T0 < B) // more than one element: no thief can reach slot B
-      return X;
-    // The last element: race the thieves for it on top. seq_cst keeps the
-    // CAS in the single total order with the thieves' CAS.
-    bool Won = top_.compare_exchange_strong(T0, T0 + 1, std::memory_order_seq_cst,
-                                            std::memory_order_relaxed);
-    bottom_.store(B + 1, std::memory_order_relaxed);
-    return Won ? X : T();
+    std::int64_t B, T0;
+    if (reserve_bottom(B, T0)) // more than one element: no thief can reach B
+      return ring_.load(std::memory_order_relaxed)->get(B);
+    return pop_last(B, T0);
+  }
+
+  /// Owner only. As pop() != T(), without reading the element: whether the
+  /// newest element came back or a thief took it. This is the fast clone's
+  /// pop after every spawned call, inlined there (runtime/fast_path.cpp).
+  bool pop_owned() {
+    std::int64_t B, T0;
+    if (__builtin_expect(reserve_bottom(B, T0), 1))
+      return true;
+    return pop_last(B, T0) != T();
   }
 
   /// Any thread but the owner. Takes the oldest element into \p Out.
@@ -172,6 +171,52 @@ private:
       return slots[I & (capacity - 1)].load(std::memory_order_relaxed);
     }
   };
+
+  /// Owner only: stores \p X in slot \p B and makes it stealable.
+  void publish(Ring *R, std::int64_t B, T X) {
+    R->put(B, X);
+    // Release: a thief that sees the new bottom sees the element, and
+    // everything the owner wrote before the push (the frame's contents).
+    bottom_.store(B + 1, std::memory_order_release);
+  }
+
+  /// Owner only: the full-ring case of push(), out of the inlined path.
+  __attribute__((noinline)) void push_growing(T X) {
+    std::int64_t B = bottom_.load(std::memory_order_relaxed);
+    std::int64_t T0 = top_.load(std::memory_order_acquire);
+    Ring *R = grow(ring_.load(std::memory_order_relaxed), T0, B);
+    publish(R, B, X);
+  }
+
+  /// Owner only: the first half of a pop. Moves bottom down over the newest
+  /// element (\p B is its index) and reads top into \p T0. True when more
+  /// than one element was there, so that no thief can reach slot B and the
+  /// pop is done; otherwise pop_last() must finish it.
+  bool reserve_bottom(std::int64_t &B, std::int64_t &T0) {
+    B = bottom_.load(std::memory_order_relaxed) - 1;
+    // Relaxed: thieves order this store against their read of bottom with
+    // the fence pair below, not with release/acquire.
+    bottom_.store(B, std::memory_order_relaxed);
+    light_fence(); // pairs with heavy_fence() in steal()
+    T0 = top_.load(std::memory_order_relaxed);
+    return T0 < B;
+  }
+
+  /// Owner only: the rest of a pop that found at most one element. Kept
+  /// out of line: it runs when the deque is nearly empty, not per spawn.
+  __attribute__((noinline)) T pop_last(std::int64_t B, std::int64_t T0) {
+    if (T0 > B) { // was empty
+      bottom_.store(B + 1, std::memory_order_relaxed);
+      return T();
+    }
+    T X = ring_.load(std::memory_order_relaxed)->get(B);
+    // The last element: race the thieves for it on top. seq_cst keeps the
+    // CAS in the single total order with the thieves' CAS.
+    bool Won = top_.compare_exchange_strong(T0, T0 + 1, std::memory_order_seq_cst,
+                                            std::memory_order_relaxed);
+    bottom_.store(B + 1, std::memory_order_relaxed);
+    return Won ? X : T();
+  }
 
   /// Owner only: doubles the ring, copying the live elements [Top, Bottom).
   Ring *grow(Ring *Old, std::int64_t Top, std::int64_t Bottom) {

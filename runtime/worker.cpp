@@ -17,6 +17,15 @@
 #include <vector>
 
 namespace weft {
+
+namespace detail {
+__thread Worker *ThreadWorker = nullptr;
+std::atomic<unsigned> Sleepers{0};
+} // namespace detail
+
+using detail::Sleepers;
+using detail::ThreadWorker;
+
 namespace {
 
 // Slots are published once and never reused; a thief reads the count with
@@ -25,16 +34,14 @@ std::atomic<Worker *> Slots[kMaxWorkers];
 std::atomic<unsigned> SlotCount{0};
 std::atomic<unsigned> SlotsClaimed{0};
 
-thread_local Worker *ThreadWorker = nullptr;
-
 std::once_flag PoolStarted;
 std::vector<std::thread> *PoolThreads = nullptr;
 std::atomic<bool> ShutdownFlag{false};
 
-// Idle workers sleep on WakeEpoch. A sleeper announces itself in Sleepers
-// before its last look for work; a producer that sees Sleepers > 0 bumps the
-// epoch and wakes one. See idle_sleep() for why no wake-up is lost.
-std::atomic<unsigned> Sleepers{0};
+// Idle workers sleep on WakeEpoch. A sleeper announces itself in
+// detail::Sleepers before its last look for work; a producer that sees
+// Sleepers > 0 bumps the epoch and wakes one. See idle_sleep() for why no
+// wake-up is lost.
 std::atomic<std::uint32_t> WakeEpoch{0};
 
 long futex(std::atomic<std::uint32_t> *Word, int Op, std::uint32_t Val,

@@ -44,6 +44,26 @@ struct alignas(64) Worker {
   alignas(64) std::atomic<Stack *> home_ready{nullptr};
 };
 
+namespace detail {
+/// The calling thread's worker. Read directly only by the spawn path that
+/// the plugin inlines into user code (fast_path.cpp), where the IR pass
+/// keeps every read after a call that may have moved the stack to another
+/// thread; the runtime itself goes through current_worker().
+extern __thread Worker *ThreadWorker;
+/// Idle workers about to sleep (worker.cpp, idle_sleep()).
+extern std::atomic<unsigned> Sleepers;
+/// WEFT_STRESS=1: give thieves a window after each push (abi.cpp).
+extern bool StressMode;
+} // namespace detail
+
+/// True when a push must also run after_push(): a worker sleeps, or
+/// stress mode is on. Relaxed: a sleeper this load misses has seen the
+/// push, by the asymmetric fence in idle_sleep().
+inline bool push_needs_hooks() {
+  return detail::Sleepers.load(std::memory_order_relaxed) != 0 ||
+         detail::StressMode;
+}
+
 /// The worker of the calling thread, or null if it never entered Weft.
 /// Not inlined, so no caller can cache the thread-local address across a
 /// stack switch (a fiber may resume on another thread).

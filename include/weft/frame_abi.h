@@ -35,6 +35,7 @@ extern "C" {
  * runtime/abi.cpp, next to their definitions. */
 void __weft_push(void *frame);
 bool __weft_pop(void);
+void __weft_after_push(void *worker);
 void __weft_spawn_stolen(void *frame);
 bool __weft_sync_slow(void *frame);
 void __weft_frame_complete(void *frame);

@@ -82,9 +82,8 @@ long plain(long n) { return n + 1; }
 
 // SPLIT-LABEL: define {{.*}} @_Z3fibl(
 // SPLIT: alloca [{{[0-9]+}} x i8], align 16
-// SPLIT: call void @__weft_push(
-// SPLIT-NEXT: {{call|invoke}} {{.*}}i64 @_Z3fibl(
-// SPLIT: call i1 @__weft_pop()
+// SPLIT: store atomic i64 {{.*}} release
+// SPLIT: {{call|invoke}} {{.*}}i64 @_Z3fibl(
 // SPLIT-NOT: call ptr @__weft_frame_alloc
 // SPLIT-LABEL: define internal fastcc void @_Z3fibl.resume(
 // SPLIT: switch i{{[0-9]+}} %{{.*}}, label

@@ -2,14 +2,15 @@
 // LLVM inlined the callee into the spawn, the inlined blocks reloaded the
 // loop index from the frame after the push, where a thief had already
 // advanced it, and results landed in the wrong slots under stress at P=2.
-// Spawned calls are now never inlined into the spawning function.
+// Spawned calls are now never inlined into the spawning function: the call
+// follows the push's publication of the frame (its release store).
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t.o2
 // RUN: %run-check %t.o2 %t.serial
 // RUN: %weftcxx -O2 -S -emit-llvm %s -o - | FileCheck %s
 // CHECK-LABEL: define {{.*}} @_Z9loop_syncil(
-// CHECK: call void @__weft_push(
-// CHECK-NEXT: call {{.*}} @_Z12weighted_sumPKll(
+// CHECK: store atomic i64 {{.*}} release
+// CHECK: call {{.*}} @_Z12weighted_sumPKll(
 #include <cilk/cilk.h>
 #include <cstdio>
 

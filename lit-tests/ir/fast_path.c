@@ -1,0 +1,38 @@
+// Verify that the runtime's push and pop are inlined into the fast clone
+// (runtime/fast_path.cpp, embedded in the plugin; plugin/FastPath.cpp):
+// no call to __weft_push or __weft_pop is left on the common path, the push
+// publishes the frame with a release store of the deque's bottom before the
+// spawned call, and the pop reads the thread's worker again, in a new block
+// after the call (the child may have returned on another thread). The
+// out-of-line calls stay for ThreadSanitizer and for other targets.
+//
+// RUN: %weftcc -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=FAST %s
+// RUN: %weftcc -O0 -S -emit-llvm %s -o - | FileCheck --check-prefix=FAST %s
+// RUN: %weftcc -O2 -g -c %s -o %t.o
+// RUN: %weftcc -O2 -fsanitize=thread -S -emit-llvm %s -o - | FileCheck --check-prefix=CALLS %s
+// RUN: %weftcc --target=i686-linux-gnu -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=CALLS %s
+#include <cilk/cilk.h>
+
+long fib(long n) {
+  if (n < 2)
+    return n;
+  long x = cilk_spawn fib(n - 1);
+  long y = fib(n - 2);
+  cilk_sync;
+  return x + y;
+}
+
+// FAST-LABEL: define {{.*}} @fib(
+// FAST: call ptr @llvm.threadlocal.address.p0(ptr @_ZN4weft6detail12ThreadWorkerE)
+// FAST: store atomic i64 {{.*}} release
+// FAST: call {{.*}}i64 @fib(
+// FAST: {{^[0-9a-z._]+:}}
+// FAST-NEXT: call ptr @llvm.threadlocal.address.p0(ptr @_ZN4weft6detail12ThreadWorkerE)
+// FAST-NOT: call {{.*}} @__weft_pop(
+// FAST-LABEL: define internal {{.*}} @fib.resume(
+// FAST-NOT: call {{.*}} @__weft_pop_inline(
+// FAST-NOT: define {{.*}} @__weft_push_inline(
+
+// CALLS-LABEL: define {{.*}} @fib(
+// CALLS: call void @__weft_push(
+// CALLS: call {{.*}}i1 @__weft_pop()

@@ -1,0 +1,50 @@
+//===- fast_path.cpp - The spawn path, inlined into every fast clone ------===//
+//
+// A push and a pop run once per spawn, T1 times; as out-of-line calls, each
+// with its own call to find the thread's worker, they cost several times a
+// plain function call. So this file is not part of libweft: the build
+// compiles it to LLVM bitcode, the plugin embeds the bitcode, and after
+// coro-split the IR pass inlines these two bodies at every push and pop it
+// emitted (plugin/FastPath.cpp), as OpenCilk inlines its ABI bitcode. What
+// is left per spawn is one thread-local read, the deque's owner-side loads
+// and stores, a counter and two flag tests in the push; one thread-local
+// read, a store, a compiler barrier and a load in the pop.
+//
+// The bodies are Deque's own owner operations (deque.h), so the runtime and
+// the inlined code cannot drift apart. Anything uncommon (a thread's first
+// spawn, a full ring, sleeping workers, stress mode, the last element of a
+// deque) calls back into libweft (abi.cpp, Deque::pop_last).
+//
+// Each thread-local read is done where it stands, never reused across the
+// spawned call: a stolen parent's child may return on another thread (the
+// IR pass keeps the reads apart, ThreadLocals.cpp). Between a push and the
+// pop that takes the same frame back, the thread cannot change: a frame
+// above ours in the deque can only be stolen after ours was.
+//
+//===----------------------------------------------------------------------===//
+
+#include "worker.h"
+
+#include "weft/frame_abi.h"
+
+using namespace weft;
+
+extern "C" {
+
+void __weft_push_inline(void *FramePtr) {
+  Worker *W = detail::ThreadWorker;
+  if (__builtin_expect(W == nullptr, 0) ||
+      !W->deque.try_push(static_cast<Frame *>(FramePtr)))
+    return __weft_push(FramePtr); // registers the thread, or grows the ring
+  W->stats.spawns.add();
+  if (__builtin_expect(push_needs_hooks(), 0))
+    __weft_after_push(W);
+}
+
+bool __weft_pop_inline(void) {
+  // Never null here: the push that this pop undoes registered the thread,
+  // and a stack that moved did so to a worker.
+  return detail::ThreadWorker->deque.pop_owned();
+}
+
+} // extern "C"
