@@ -28,8 +28,10 @@
 // the push's read in the pop after a child that moved to another thread.
 //
 // The out-of-line calls stay when the module targets another platform than
-// the bitcode's, and in functions built for ThreadSanitizer or
-// MemorySanitizer (libweft is not instrumented; half-instrumented deque
+// the bitcode's; at -O0 (optnone functions), where the register allocator
+// would give each inlined value its own stack slot and deep recursion would
+// need far more stack per level; and in functions built for ThreadSanitizer
+// or MemorySanitizer (libweft is not instrumented; half-instrumented deque
 // operations would only confuse them).
 //
 //===----------------------------------------------------------------------===//
@@ -76,7 +78,8 @@ SmallVector<CallInst *, 16> inlinableCalls(Module &M, StringRef Name) {
     if (!CI || CI->getCalledFunction() != Callee)
       continue;
     const Function *Caller = CI->getFunction();
-    if (Caller->hasFnAttribute(Attribute::SanitizeThread) ||
+    if (Caller->hasOptNone() ||
+        Caller->hasFnAttribute(Attribute::SanitizeThread) ||
         Caller->hasFnAttribute(Attribute::SanitizeMemory))
       continue;
     Calls.push_back(CI);
@@ -131,7 +134,7 @@ bool linkFastPath(Module &M) {
 
 } // namespace
 
-bool inlineFastPath(Module &M) {
+bool inlineFastPath(Module &M, SmallPtrSetImpl<Function *> &Touched) {
   SmallVector<CallInst *, 16> Calls[std::size(FastPaths)];
   bool Any = false;
   for (size_t I = 0; I < std::size(FastPaths); ++I) {
@@ -146,6 +149,7 @@ bool inlineFastPath(Module &M) {
     if (!Body)
       continue;
     for (CallInst *CI : Calls[I]) {
+      Touched.insert(CI->getFunction());
       CI->setCalledFunction(Body);
       InlineFunctionInfo IFI;
       if (!InlineFunction(*CI, IFI).isSuccess())

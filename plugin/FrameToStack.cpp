@@ -16,6 +16,8 @@
 
 #include "LowerSpawns.h"
 
+#include "weft/frame_abi.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -24,6 +26,10 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/DeadStoreElimination.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 
 #define DEBUG_TYPE "weft-frame-to-stack"
 
@@ -32,17 +38,16 @@ using namespace llvm;
 STATISTIC(NumFramesOnStack, "Spawning-function frames moved to the stack");
 
 namespace weft {
+namespace {
 
-PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &) {
-  // Before the thread-local reads are put back: the fast path has its own.
-  bool Inlined = inlineFastPath(M);
-  bool RestoredTLS = restoreThreadLocalAddresses(M) || Inlined;
+/// Each frame allocation of a constant size becomes an alloca in the entry
+/// block of the function that holds it, and its free disappears. Adds the
+/// functions that allocate a frame to \p FastClones.
+bool placeFramesOnStack(Module &M, SmallPtrSetImpl<Function *> &FastClones) {
   Function *Alloc = M.getFunction(FrameAllocName);
   if (!Alloc)
-    return RestoredTLS ? PreservedAnalyses::none() : PreservedAnalyses::all();
-
+    return false;
   SmallVector<CallInst *, 16> Allocs;
-  SmallPtrSet<Function *, 8> FastClones; // whoever allocates a frame
   for (User *U : Alloc->users())
     if (auto *CI = dyn_cast<CallInst>(U);
         CI && CI->getCalledFunction() == Alloc) {
@@ -52,6 +57,7 @@ PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &) {
     }
 
   SmallPtrSet<Function *, 8> Holders;
+  SmallVector<AllocaInst *, 16> Slots;
   for (CallInst *CI : Allocs) {
     uint64_t Bytes = cast<ConstantInt>(CI->getArgOperand(0))->getZExtValue();
     BasicBlock &Entry = CI->getFunction()->getEntryBlock();
@@ -64,6 +70,7 @@ PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &) {
     Holders.insert(CI->getFunction());
     CI->eraseFromParent();
     ++NumFramesOnStack;
+    Slots.push_back(Slot);
   }
   // Tail-call elimination marked calls `tail` while the frame was heap
   // memory. Now that it is an alloca, a sibling call could pop the stack
@@ -84,9 +91,49 @@ PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &) {
     for (CallInst *CI : Frees)
       CI->eraseFromParent();
   }
-  bool Placed = placeDynamicAllocas(M, FastClones);
-  return Allocs.empty() && !Placed && !RestoredTLS ? PreservedAnalyses::all()
-                                                  : PreservedAnalyses::none();
+  for (AllocaInst *Slot : Slots)
+    sinkFrameInitialization(Slot);
+  return !Allocs.empty();
+}
+
+/// Nothing optimises after the end of the pipeline, so the functions that
+/// got the fast path inlined, their stolen checks folded and their frame
+/// initialisation moved get a short clean-up of their own: forwarding of
+/// the frame's stores to its loads, the dead stores on the way out (which
+/// keep shrink-wrapping from taking the prologue off a leaf's path), and
+/// the branches and blocks left behind.
+bool cleanUpFastClones(const SmallPtrSetImpl<Function *> &Functions,
+                       ModuleAnalysisManager &MAM, Module &M) {
+  FunctionPassManager FPM;
+  FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+  FPM.addPass(InstCombinePass());
+  FPM.addPass(SimplifyCFGPass());
+  FPM.addPass(DSEPass());
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  for (Function *F : Functions)
+    if (!F->isDeclaration() && !F->hasOptNone())
+      FAM.invalidate(*F, FPM.run(*F, FAM));
+  return !Functions.empty();
+}
+
+} // namespace
+
+PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  SmallPtrSet<Function *, 16> Touched;
+  bool Changed = inlineFastPath(M, Touched);
+  Changed |= lowerStolenChecks(M, Touched);
+  SmallPtrSet<Function *, 8> FastClones; // whoever allocates a frame
+  Changed |= placeFramesOnStack(M, FastClones);
+  Changed |= placeDynamicAllocas(M, FastClones);
+  if (CleanUp) {
+    Touched.insert(FastClones.begin(), FastClones.end());
+    Changed |= cleanUpFastClones(Touched, MAM, M);
+  }
+  // Last: from here on, thread-local addresses are the readnone intrinsic
+  // again, which no pass may see.
+  Changed |= restoreThreadLocalAddresses(M);
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 void registerLowerSpawns(PassBuilder &PB, bool InPipelines) {
@@ -110,8 +157,8 @@ void registerLowerSpawns(PassBuilder &PB, bool InPipelines) {
         MPM.addPass(LowerSpawnsPass());
       });
   PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(FrameToStackPass());
+      [](ModulePassManager &MPM, OptimizationLevel Level) {
+        MPM.addPass(FrameToStackPass(Level != OptimizationLevel::O0));
       });
 }
 

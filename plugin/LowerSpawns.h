@@ -28,8 +28,9 @@
 #include "llvm/IR/PassManager.h"
 
 namespace llvm {
+class AllocaInst;
 class PassBuilder;
-}
+} // namespace llvm
 
 namespace weft {
 
@@ -39,6 +40,8 @@ inline constexpr const char *ObjectMarkerName = "__weft_spawn_object";
 inline constexpr const char *SpawnEndMarkerName = "__weft_spawn_end";
 inline constexpr const char *FrameAllocName = "__weft_frame_alloc";
 inline constexpr const char *FrameFreeName = "__weft_frame_free";
+/// Reads a frame's `stolen` flag: `i1 (ptr frame)`, lowered by FrameToStack.
+inline constexpr const char *IsStolenName = "__weft_is_stolen";
 
 class LowerSpawnsPass : public llvm::PassInfoMixin<LowerSpawnsPass> {
 public:
@@ -47,14 +50,28 @@ public:
   static bool isRequired() { return true; }
 };
 
-/// Runs after coro-split: each frame allocation of a constant size becomes
-/// an alloca in the entry block of the function that holds it (the fast
-/// clone, or its caller once inlined), and its free disappears.
+/// Runs after coro-split, at the end of the pipeline: inlines the runtime's
+/// fast path, folds the fast clones' stolen checks, makes each frame
+/// allocation of a constant size an alloca in the entry block of the
+/// function that holds it (the fast clone, or its caller once inlined) and
+/// drops its free, places dynamic allocas, and puts the thread-local
+/// addresses back. With \p CleanUp (any -O but -O0) it also runs a short
+/// clean-up on the functions it changed.
 class FrameToStackPass : public llvm::PassInfoMixin<FrameToStackPass> {
 public:
+  explicit FrameToStackPass(bool CleanUp = false) : CleanUp(CleanUp) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
+
+private:
+  bool CleanUp;
 };
+
+/// Runs after coro-split, from FrameToStackPass: each __weft_is_stolen call
+/// becomes false in a fast clone and a load of the flag elsewhere
+/// (StolenChecks.cpp). Adds the functions it folded to \p Touched.
+bool lowerStolenChecks(llvm::Module &M,
+                       llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
 
 /// Runs after coro-split, from FrameToStackPass: puts back the dynamic
 /// allocas and stack saves that the lowering hid behind markers, as stack
@@ -74,7 +91,14 @@ bool restoreThreadLocalAddresses(llvm::Module &M);
 /// Runs after coro-split, from FrameToStackPass: inlines the runtime's push
 /// and pop (runtime/fast_path.cpp, embedded as bitcode) at each call the
 /// lowering emitted (FastPath.cpp). Returns true if it changed anything.
-bool inlineFastPath(llvm::Module &M);
+/// Adds the functions it inlined into to \p Touched.
+bool inlineFastPath(llvm::Module &M,
+                    llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
+
+/// Runs from FrameToStackPass once \p Frame (a fast clone's coroutine
+/// frame) is an alloca: moves the stores that initialise it off the paths
+/// that never use it (SinkFrameInit.cpp). Returns true if it moved any.
+bool sinkFrameInitialization(llvm::AllocaInst *Frame);
 
 /// Registers "weft-lower-spawns" and "weft-frame-to-stack" for pipeline parsing (opt -passes=...) and,
 /// when \p InPipelines is set, runs the first at the start of every default

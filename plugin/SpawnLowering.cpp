@@ -48,6 +48,12 @@ RuntimeDecls::RuntimeDecls(Module &M) {
   FrameComplete = M.getOrInsertFunction("__weft_frame_complete", Void, Ptr);
   FrameAlloc = M.getOrInsertFunction(FrameAllocName, Ptr, Type::getInt64Ty(C));
   FrameFree = M.getOrInsertFunction(FrameFreeName, Void, Ptr);
+  IsStolen = M.getOrInsertFunction(IsStolenName, Bool, Ptr);
+  if (auto *Decl = dyn_cast<Function>(IsStolen.getCallee())) {
+    Decl->setMemoryEffects(MemoryEffects::argMemOnly(ModRefInfo::Ref));
+    Decl->setWillReturn();
+    Decl->addParamAttr(0, Attribute::NoCapture);
+  }
   Catch = M.getOrInsertFunction("__weft_catch", Void, Ptr, Ptr);
   Rethrow = M.getOrInsertFunction("__weft_rethrow", Void, Ptr);
   Hold = M.getOrInsertFunction("__weft_hold", Ptr, Ptr);
@@ -57,7 +63,8 @@ RuntimeDecls::RuntimeDecls(Module &M) {
   // Only __weft_rethrow unwinds; the others must stay plain calls when the
   // lowering turns a function's may-throw calls into invokes.
   for (FunctionCallee Fn : {Push, Pop, SpawnStolen, SyncSlow, FrameComplete,
-                            FrameAlloc, FrameFree, Catch, Hold, ArenaRelease})
+                            FrameAlloc, FrameFree, IsStolen, Catch, Hold,
+                            ArenaRelease})
     if (auto *Decl = dyn_cast<Function>(Fn.getCallee()))
       Decl->setDoesNotThrow();
   for (FunctionCallee Fn : {Rethrow, RethrowAfterSync})
@@ -153,10 +160,10 @@ Value *SpawnLowering::frameField(IRBuilder<> &B, unsigned Offset,
 Value *SpawnLowering::loadStolen(IRBuilder<> &B) {
   // Only the frame's current owner reads this flag, and a thief writes it
   // before it resumes the frame, so a plain load is enough.
-  Value *Flag = B.CreateLoad(
-      B.getInt8Ty(), frameField(B, WEFT_FRAME_STOLEN_OFFSET, "stolen.addr"),
-      "stolen");
-  return B.CreateICmpNE(Flag, B.getInt8(0), "is.stolen");
+  // A call until FrameToStack, which makes it a load of the flag, or
+  // false in a fast clone. A load would lose any mark of what it reads
+  // when LLVM merges it with another.
+  return B.CreateCall(RT.IsStolen, {Frame}, "is.stolen");
 }
 
 void SpawnLowering::emitPrologue() {

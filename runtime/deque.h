@@ -69,13 +69,15 @@ public:
   /// this much (runtime/fast_path.cpp) and calls push() when it fails.
   bool try_push(T X) {
     std::int64_t B = bottom_.load(std::memory_order_relaxed);
-    // Acquire: the slots below `top` may be reused only after the thieves
-    // that took them have read them (their CAS on top is seq_cst).
-    std::int64_t T0 = top_.load(std::memory_order_acquire);
-    Ring *R = ring_.load(std::memory_order_relaxed);
-    if (B - T0 >= R->capacity)
-      return false;
-    publish(R, B, X);
+    // A stale top only makes the ring look fuller (top never decreases),
+    // so the push reads the thieves' cache line only when the ring looks
+    // full, not on every spawn.
+    if (B - top_seen_ >= capacity_) {
+      refresh_top();
+      if (B - top_seen_ >= capacity_)
+        return false;
+    }
+    publish(ring_.load(std::memory_order_relaxed), B, X);
     return true;
   }
 
@@ -183,9 +185,17 @@ private:
   /// Owner only: the full-ring case of push(), out of the inlined path.
   __attribute__((noinline)) void push_growing(T X) {
     std::int64_t B = bottom_.load(std::memory_order_relaxed);
-    std::int64_t T0 = top_.load(std::memory_order_acquire);
-    Ring *R = grow(ring_.load(std::memory_order_relaxed), T0, B);
+    refresh_top();
+    Ring *R = grow(ring_.load(std::memory_order_relaxed), top_seen_, B);
     publish(R, B, X);
+  }
+
+  /// Owner only: a fresh look at top for try_push().
+  __attribute__((noinline)) void refresh_top() {
+    // Acquire: a slot below `top` may be reused only after the thief that
+    // took it has read it (its CAS on top is seq_cst). Every slot try_push
+    // overwrites lies below the top seen here.
+    top_seen_ = top_.load(std::memory_order_acquire);
   }
 
   /// Owner only: the first half of a pop. Moves bottom down over the newest
@@ -225,6 +235,7 @@ private:
       New->put(I, Old->get(I));
     // Release: a thief that loads the new ring sees the copied slots.
     ring_.store(New, std::memory_order_release);
+    capacity_ = New->capacity;
     return New;
   }
 
@@ -233,6 +244,10 @@ private:
   alignas(64) std::atomic<std::int64_t> top_{0};
   alignas(64) std::atomic<std::int64_t> bottom_{0};
   std::atomic<Ring *> ring_;
+  // Owner-private copies beside bottom: the live ring's capacity, and a top
+  // no newer than the real one (refresh_top()).
+  std::int64_t capacity_ = kInitialCapacity;
+  std::int64_t top_seen_ = 0;
 };
 
 } // namespace weft

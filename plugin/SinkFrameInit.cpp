@@ -1,0 +1,178 @@
+//===- SinkFrameInit.cpp - Initialise a fast clone's frame only if used ---===//
+//
+// coro-split and the lowering initialise the coroutine frame in the fast
+// clone's entry block: the resume and destroy pointers, the frame header
+// (handle, join, park, steals, exception), and the spills of arguments that
+// the slow clone would need. A call that never reaches a spawn (a leaf of
+// fib, half of all its calls) pays for all of it:
+//
+//   entry:                                    entry:
+//     %mem = alloca [112 x i8]                  %mem = alloca [112 x i8]
+//     store @f.resume, %mem                     br %leaf, %ret, %rec
+//     store @f.destroy, %mem+8      ==>       rec:
+//     store %mem, %mem+16 ; header              store @f.resume, %mem
+//     store 0, %mem+24 ...                      store @f.destroy, %mem+8
+//     store %n, %mem+72   ; spill               ... (the same stores)
+//     br %leaf, %ret, %rec                      %n1 = load %mem+72
+//   rec:                                        call @__weft_push(%mem+16)
+//     %n1 = load %mem+72
+//     call @__weft_push(%mem+16)
+//
+// The stores (and the empty asm that marks a spawn's destination as
+// escaped) move to the nearest block that dominates every other use of the
+// frame, outside any loop, before the first such use there. What they
+// store is a constant, an argument or a value of the entry block, so it is
+// available there, and nothing reads the frame before (the frame is the
+// function's own alloca and has not escaped yet). With the stores gone from
+// the leaf path, the backend's shrink-wrapping can also keep the prologue's
+// register saves off it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LowerSpawns.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+#include <optional>
+
+#define DEBUG_TYPE "weft-frame-to-stack"
+
+using namespace llvm;
+
+STATISTIC(NumSunkInits, "Frame initialisations moved off paths without spawns");
+
+namespace weft {
+namespace {
+
+/// The empty asm that lets a spawn's destination escape (SpawnLowering.cpp,
+/// escapeDestinations): it emits nothing and only needs to come before the
+/// destination's uses, so it moves with the stores.
+bool isEscapeMarker(const Instruction &I) {
+  const auto *Call = dyn_cast<CallInst>(&I);
+  const auto *Asm = Call ? dyn_cast<InlineAsm>(Call->getCalledOperand()) : nullptr;
+  return Asm && Asm->getAsmString().empty();
+}
+
+/// The bytes of \p Frame that \p I reads or writes, for a non-atomic load,
+/// store or memset at a constant offset of the frame.
+std::optional<std::pair<int64_t, int64_t>> accessedBytes(const Instruction &I,
+                                                         const AllocaInst *Frame) {
+  const DataLayout &DL = I.getDataLayout();
+  const Value *Addr = nullptr;
+  int64_t Size = 0;
+  if (const auto *Store = dyn_cast<StoreInst>(&I); Store && !Store->isAtomic()) {
+    Addr = Store->getPointerOperand();
+    Size = DL.getTypeStoreSize(Store->getValueOperand()->getType());
+  } else if (const auto *Load = dyn_cast<LoadInst>(&I); Load && !Load->isAtomic()) {
+    Addr = Load->getPointerOperand();
+    Size = DL.getTypeStoreSize(Load->getType());
+  } else if (const auto *Set = dyn_cast<MemSetInst>(&I)) {
+    // The header's zeroing, as InstCombine merged its stores.
+    auto *Length = dyn_cast<ConstantInt>(Set->getLength());
+    if (!Length)
+      return std::nullopt;
+    Addr = Set->getDest();
+    Size = Length->getSExtValue();
+  }
+  int64_t Offset = 0;
+  if (!Addr || GetPointerBaseWithConstantOffset(Addr, Offset, DL) != Frame)
+    return std::nullopt;
+  return std::make_pair(Offset, Offset + Size);
+}
+
+/// Every instruction that uses \p Frame's memory, through address
+/// arithmetic, except the address arithmetic itself.
+void collectFrameUses(AllocaInst *Frame, SmallVectorImpl<Instruction *> &Uses) {
+  SmallVector<Instruction *, 16> Work = {Frame};
+  SmallPtrSet<Instruction *, 32> Seen;
+  while (!Work.empty()) {
+    Instruction *Addr = Work.pop_back_val();
+    for (User *U : Addr->users()) {
+      auto *I = cast<Instruction>(U);
+      if (!Seen.insert(I).second)
+        continue;
+      if (isa<GetElementPtrInst>(I) || isa<CastInst>(I))
+        Work.push_back(I);
+      else
+        Uses.push_back(I);
+    }
+  }
+}
+
+} // namespace
+
+bool sinkFrameInitialization(AllocaInst *Frame) {
+  Function &F = *Frame->getFunction();
+  BasicBlock &Entry = F.getEntryBlock();
+  if (Frame->getParent() != &Entry)
+    return false;
+  SmallVector<Instruction *, 32> Uses;
+  collectFrameUses(Frame, Uses);
+
+  // The initialisations: the escape markers, and the entry block's plain
+  // stores and memsets into the frame, with the bytes they write.
+  SmallVector<Instruction *, 16> Inits;
+  SmallVector<std::pair<int64_t, int64_t>, 16> Written;
+  for (Instruction *I : Uses) {
+    if (I->getParent() != &Entry)
+      continue;
+    if (isEscapeMarker(*I)) {
+      Inits.push_back(I);
+    } else if (auto Bytes = accessedBytes(*I, Frame);
+               Bytes && !isa<LoadInst>(I) && !I->isVolatile()) {
+      Inits.push_back(I);
+      Written.push_back(*Bytes);
+    }
+  }
+  // What they must come before: any use that lets the frame escape, and any
+  // load or store of bytes they write. Others (a slot the function uses for
+  // itself only, such as its return value on the way out) do not care.
+  SmallVector<Instruction *, 16> Others;
+  for (Instruction *I : Uses) {
+    if (is_contained(Inits, I))
+      continue;
+    auto Bytes = accessedBytes(*I, Frame);
+    bool Disjoint = Bytes && none_of(Written, [&](auto W) {
+      return Bytes->first < W.second && W.first < Bytes->second;
+    });
+    if (!Disjoint)
+      Others.push_back(I);
+  }
+  if (Inits.empty() || Others.empty())
+    return false;
+
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  BasicBlock *Target = Others.front()->getParent();
+  for (Instruction *I : Others)
+    Target = DT.findNearestCommonDominator(Target, I->getParent());
+  // Once per call, not once per iteration.
+  while (Target && Target != &Entry && LI.getLoopFor(Target))
+    Target = DT.getNode(Target)->getIDom()->getBlock();
+  if (!Target || Target == &Entry)
+    return false;
+
+  Instruction *Before = Target->getTerminator();
+  for (Instruction &I : *Target)
+    if (is_contained(Others, &I)) {
+      Before = &I;
+      break;
+    }
+  if (isa<PHINode>(Before) || Before->isEHPad())
+    return false;
+  // Their address arithmetic stays in the entry block, which dominates.
+  sort(Inits, [](Instruction *A, Instruction *B) { return A->comesBefore(B); });
+  for (Instruction *I : Inits)
+    I->moveBefore(Before);
+  NumSunkInits += Inits.size();
+  return true;
+}
+
+} // namespace weft
