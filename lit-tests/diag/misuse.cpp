@@ -42,6 +42,15 @@ void sync_with_operand(long n) {
   [[weft::sync]] f(n); // expected-error {{'weft::sync' applies to an empty statement}}
 }
 
+void scope_without_block(long n) {
+  cilk_scope f(n); // expected-error {{a scope must be followed by a block ('cilk_scope { ... }')}}
+}
+
+void scope_attribute_on_statement(long n) {
+  [[weft::scope]] f(n); // expected-error {{'weft::scope' applies to a block}}
+  [[weft::scope]] long x = f(n); // expected-error {{'weft::scope' applies to a block}}
+}
+
 long global = cilk_spawn f(1); // expected-error {{a spawn must be followed by a function call inside a function body}}
 
 // A template's misuse is reported once, however many instantiations; a
@@ -75,7 +84,7 @@ long in_macro(long n) {
   return x;
 }
 
-#pragma weft fork // expected-error {{expected 'spawn' or 'sync' after '#pragma weft'}}
+#pragma weft fork // expected-error {{expected 'spawn', 'sync' or 'scope' after '#pragma weft'}}
 
-// expected-error@+1 {{spawn or sync mark at end of file}}
+// expected-error@+1 {{spawn, sync or scope mark at end of file}}
 #pragma weft spawn
