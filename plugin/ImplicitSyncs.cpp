@@ -78,8 +78,9 @@ void SpawnRewriter::noteSpawnResult(const Expr *Destination, const Mark &M,
 
 void SpawnRewriter::noteSpawnResult(const VarDecl *Var, const Mark &M,
                                     BodyWalk &Walk) {
-  // A reference names storage elsewhere; a static outlives every sync.
-  if (Var->isLocalVarDecl() && !Var->isStaticLocal() &&
+  // A reference names storage elsewhere; a static outlives every sync; an
+  // implicit variable is the front end's own (ReturnSpawns.cpp).
+  if (Var->isLocalVarDecl() && !Var->isStaticLocal() && !Var->isImplicit() &&
       !Var->getType()->isReferenceType())
     Walk.Results.push_back({Var, M.Written, syncsSoFar(Walk)});
 }

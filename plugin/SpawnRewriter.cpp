@@ -37,10 +37,8 @@ private:
   SpawnRewriter &R;
 };
 
-namespace {
-
 /// Strips what Clang wraps around the expression the user wrote.
-const Expr *stripImplicit(const Expr *E) {
+const Expr *SpawnRewriter::stripImplicit(const Expr *E) {
   while (true) {
     const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
     if (Next == E)
@@ -48,8 +46,6 @@ const Expr *stripImplicit(const Expr *E) {
     E = Next;
   }
 }
-
-} // namespace
 
 SpawnRewriter::SpawnRewriter(ASTContext &Ctx)
     : Ctx(Ctx), Marks(MarkTable::get()) {
@@ -151,6 +147,10 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
   }
   if (auto *Lambda = dyn_cast<LambdaExpr>(S)) {
     walkLambda(Lambda, Walk); // a function of its own
+    return;
+  }
+  if (splitSpawningReturn(S, Walk)) { // ReturnSpawns.cpp
+    walk(S, Walk);
     return;
   }
   noteUnsupported(S, Walk);

@@ -16,6 +16,8 @@
 //   cilk_scope { s; break; }  ==>  { s; { __weft_sync_marker(); break; }
 //                          __weft_sync_marker(); }   (every way out of a
 //                          scope that spawns; ScopeSyncs.cpp)
+//   return cilk_spawn f(x);  ==>  { T r = cilk_spawn f(x); return r; }
+//                          (ReturnSpawns.cpp)
 //
 // The arguments are still evaluated by the original call, in the parent,
 // before the spawn; the IR pass (LowerSpawns.cpp) strips the marker again
@@ -149,7 +151,12 @@ private:
   clang::Stmt *ownPath(clang::Stmt *&Slot, const clang::Stmt *Target,
                        BodyWalk &Walk);
 
+  // ReturnSpawns.cpp
+  Mark *returnedSpawn(const clang::ReturnStmt *Return, const BodyWalk &Walk);
+  bool splitSpawningReturn(clang::Stmt *&S, BodyWalk &Walk);
+
   // SpawnRewriter.cpp
+  static const clang::Expr *stripImplicit(const clang::Expr *E);
   void handleSpawnExpr(clang::Expr *E, const Mark &M, BodyWalk &Walk);
   void handleSpawnDecl(clang::VarDecl *VD, const Mark &M, BodyWalk &Walk);
   void spawnCall(clang::CallExpr *CE, const Mark &M, bool InitializesVariable,

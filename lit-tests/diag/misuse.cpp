@@ -17,6 +17,11 @@ long not_a_call(long n) {
 
 std::string name(long);
 
+// A returned spawn must be the whole operand (run/return_spawn.cpp).
+long returned_sum(long n) {
+  return cilk_spawn f(n) + 1; // expected-error {{a spawn must be followed by a function call}}
+}
+
 // Assigning a class result would run operator= in the continuation, racing
 // with the child; initialising a new variable constructs it in place.
 long assigned_class(long n) {
