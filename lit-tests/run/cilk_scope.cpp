@@ -9,7 +9,8 @@
 // and gotos that stay inside it, a switch inside a scope and a scope inside
 // a switch case, return, locals of the scope that the children use (they
 // are destroyed after the sync; also under AddressSanitizer), the
-// attribute spelling, templates and lambdas.
+// attribute spelling, templates (also a scope block the instantiations
+// share with the template) and lambdas.
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t.o2
 // RUN: %run-check %t.o2 %t.serial
@@ -221,6 +222,25 @@ template <typename T> static T in_template(T n) {
   return (T)(r * 2);
 }
 
+// A scope block that depends on nothing in the template: Clang shares it
+// between the template and its instantiations, and each instantiation's
+// syncs must go into a copy of its own.
+static long shared_total;
+static long shared_slots[4];
+template <typename T> static long shared_block(T n) {
+  for (int pass = 0; pass < 2; ++pass) {
+    cilk_scope {
+      cilk_spawn slow_store(&shared_slots[0], 17);
+      cilk_spawn slow_store(&shared_slots[1], 19);
+      if (shared_total > 100)
+        break;
+    }
+    shared_total += shared_slots[0] + shared_slots[1];
+    shared_slots[0] = shared_slots[1] = 0;
+  }
+  return shared_total + (long)n;
+}
+
 static void lambdas() {
   auto scoped = [](long n) {
     long r = 0;
@@ -252,5 +272,6 @@ int main() {
   scope_locals();
   attribute_spelling();
   report("template", in_template<long>(6) + in_template<int>(7) * 100);
+  report("shared template", shared_block(1) * 1000 + shared_block(2.5));
   lambdas();
 }
