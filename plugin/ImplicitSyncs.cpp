@@ -78,10 +78,16 @@ void SpawnRewriter::noteSpawnResult(const Expr *Destination, const Mark &M,
 
 void SpawnRewriter::noteSpawnResult(const VarDecl *Var, const Mark &M,
                                     BodyWalk &Walk) {
-  // A reference names storage elsewhere; a static outlives every sync.
-  if (Var->isLocalVarDecl() && !Var->isStaticLocal() &&
+  // A reference names storage elsewhere; a static outlives every sync; an
+  // implicit variable is the front end's own (ReturnSpawns.cpp).
+  if (Var->isLocalVarDecl() && !Var->isStaticLocal() && !Var->isImplicit() &&
       !Var->getType()->isReferenceType())
-    Walk.Results.push_back({Var, M.Written, (unsigned)Walk.Syncs.size()});
+    Walk.Results.push_back({Var, M.Written, syncsSoFar(Walk)});
+}
+
+/// Explicit syncs and the syncs that end cilk_scope blocks, walked so far.
+unsigned SpawnRewriter::syncsSoFar(const BodyWalk &Walk) {
+  return Walk.Syncs.size() + Walk.ScopeSyncs;
 }
 
 void SpawnRewriter::checkScopeEnd(CompoundStmt *Scope, BodyWalk &Walk) {
@@ -96,7 +102,7 @@ void SpawnRewriter::checkScopeEnd(CompoundStmt *Scope, BodyWalk &Walk) {
   llvm::erase_if(Walk.Results, [&](const SpawnResult &R) {
     if (!Declared.count(R.Var))
       return false;
-    if (R.SyncsBefore == Walk.Syncs.size() && !Walk.Dependent)
+    if (R.SyncsBefore == syncsSoFar(Walk) && !Walk.Dependent)
       warning(R.Spawn,
               ("'" + R.Var->getName() +
                "' goes out of scope before the next sync: the spawned "

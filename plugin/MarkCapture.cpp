@@ -2,7 +2,9 @@
 //
 // Three spellings reach the same MarkTable:
 //   [[weft::spawn]] x = f(a);   [[weft::spawn]] long x = f(a);   [[weft::sync]];
-//   x = cilk_spawn f(a);        cilk_sync;    (headers: _Pragma("weft spawn"))
+//   [[weft::scope]] { ... }
+//   x = cilk_spawn f(a);        cilk_sync;    cilk_scope { ... }
+//                               (headers: _Pragma("weft spawn"), ...)
 //   #pragma weft spawn          (on the line before the statement)
 // A statement attribute is dropped once recorded (Clang has no statement
 // attribute hook for plugins; diagAppertainsToStmt sees the real node), so no
@@ -102,6 +104,34 @@ struct SyncAttrInfo : public ParsedAttrInfo {
   }
 };
 
+struct ScopeAttrInfo : public ParsedAttrInfo {
+  ScopeAttrInfo() {
+    static constexpr Spelling S[] = {{ParsedAttr::AS_CXX11, "weft::scope"},
+                                     {ParsedAttr::AS_C23, "weft::scope"}};
+    Spellings = S;
+    IsStmt = 1;
+  }
+
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A,
+                            const Decl *) const override {
+    error(S, A.getLoc(), "'weft::scope' applies to a block: write "
+                         "'[[weft::scope]] { ... }'");
+    return false;
+  }
+
+  bool diagAppertainsToStmt(Sema &S, const ParsedAttr &A,
+                            const Stmt *St) const override {
+    if (!isa<CompoundStmt>(St)) {
+      error(S, A.getLoc(), "'weft::scope' applies to a block: write "
+                           "'[[weft::scope]] { ... }'");
+      return false;
+    }
+    MarkTable::get().add(MarkKind::Scope, St->getBeginLoc(),
+                         fileLoc(S.getSourceManager(), A.getLoc()));
+    return false;
+  }
+};
+
 /// Pragmas seen whose target token has not come yet.
 struct PendingMark {
   MarkKind Kind;
@@ -120,8 +150,8 @@ void takeTarget(Preprocessor &PP, const Token &Tok) {
     if (Tok.is(tok::eof)) {
       DiagnosticsEngine &D = PP.getDiagnostics();
       D.Report(P.Written, D.getCustomDiagID(DiagnosticsEngine::Error,
-                                            "spawn or sync mark at end of "
-                                            "file"));
+                                            "spawn, sync or scope mark at "
+                                            "end of file"));
       continue;
     }
     MarkTable::get().add(P.Kind, Tok.getLocation(), P.Written);
@@ -129,10 +159,11 @@ void takeTarget(Preprocessor &PP, const Token &Tok) {
   Pending.clear();
 }
 
-/// `#pragma weft spawn|sync`, also reached through _Pragma from the keyword
-/// macros. The target is the first token the parser sees after the pragma:
-/// `f` in `x = cilk_spawn f(a)`, wherever the keyword and the call were
-/// written; the statement's first token for the directive form.
+/// `#pragma weft spawn|sync|scope`, also reached through _Pragma from the
+/// keyword macros. The target is the first token the parser sees after the
+/// pragma: `f` in `x = cilk_spawn f(a)`, wherever the keyword and the call
+/// were written; the statement's first token for the directive form; the
+/// block's `{` for a scope.
 class WeftPragmaHandler : public PragmaHandler {
 public:
   WeftPragmaHandler() : PragmaHandler("weft") {}
@@ -148,6 +179,8 @@ public:
         Kind = MarkKind::Spawn;
       else if (Name == "sync")
         Kind = MarkKind::Sync;
+      else if (Name == "scope")
+        Kind = MarkKind::Scope;
     }
     Token Tok = Word;
     while (Tok.isNot(tok::eod))
@@ -156,8 +189,8 @@ public:
     if (!Kind) {
       D.Report(Word.getLocation(),
                D.getCustomDiagID(DiagnosticsEngine::Error,
-                                 "expected 'spawn' or 'sync' after "
-                                 "'#pragma weft'"));
+                                 "expected 'spawn', 'sync' or 'scope' "
+                                 "after '#pragma weft'"));
       return;
     }
     Pending.push_back({*Kind, fileLoc(PP.getSourceManager(), Introducer.Loc)});
@@ -174,5 +207,7 @@ static ParsedAttrInfoRegistry::Add<weft::SpawnAttrInfo>
     SpawnAttr("weft-spawn", "[[weft::spawn]]: spawn the marked call");
 static ParsedAttrInfoRegistry::Add<weft::SyncAttrInfo>
     SyncAttr("weft-sync", "[[weft::sync]]: wait for spawned children");
+static ParsedAttrInfoRegistry::Add<weft::ScopeAttrInfo>
+    ScopeAttr("weft-scope", "[[weft::scope]] { ... }: sync at the block's end");
 static PragmaHandlerRegistry::Add<weft::WeftPragmaHandler>
-    WeftPragma("weft", "#pragma weft spawn|sync");
+    WeftPragma("weft", "#pragma weft spawn|sync|scope");

@@ -17,7 +17,8 @@
 
 namespace weft {
 
-enum class MarkKind { Spawn, Sync };
+/// A scope mark targets the `{` of the block whose end syncs (cilk_scope).
+enum class MarkKind { Spawn, Sync, Scope };
 
 struct Mark {
   MarkKind Kind;

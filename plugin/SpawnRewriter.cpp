@@ -37,10 +37,8 @@ private:
   SpawnRewriter &R;
 };
 
-namespace {
-
 /// Strips what Clang wraps around the expression the user wrote.
-const Expr *stripImplicit(const Expr *E) {
+const Expr *SpawnRewriter::stripImplicit(const Expr *E) {
   while (true) {
     const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
     if (Next == E)
@@ -48,8 +46,6 @@ const Expr *stripImplicit(const Expr *E) {
     E = Next;
   }
 }
-
-} // namespace
 
 SpawnRewriter::SpawnRewriter(ASTContext &Ctx)
     : Ctx(Ctx), Marks(MarkTable::get()) {
@@ -153,7 +149,12 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
     walkLambda(Lambda, Walk); // a function of its own
     return;
   }
+  if (splitSpawningReturn(S, Walk)) { // ReturnSpawns.cpp
+    walk(S, Walk);
+    return;
+  }
   noteUnsupported(S, Walk);
+  noteScopeJump(S, Walk); // ScopeSyncs.cpp
   if (isa<ReturnStmt>(S) && !Walk.CatchDepth)
     (Walk.Spawns || Walk.LoopDepth ? Walk.Returns : Walk.EarlyReturns)
         .push_back(&S);
@@ -172,6 +173,12 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
     ++Walk.LoopDepth;
     walkChildren(S, Walk);
     --Walk.LoopDepth;
+    return;
+  }
+  if (isa<SwitchStmt>(S)) {
+    ++Walk.SwitchDepth;
+    walkChildren(S, Walk);
+    --Walk.SwitchDepth;
     return;
   }
   if (auto *DS = dyn_cast<DeclStmt>(S)) {
@@ -210,7 +217,10 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
     }
   }
   if (isa<CompoundStmt>(S)) {
+    bool IsScope = openScope(cast<CompoundStmt>(S), Walk);
     walkScope(S, Walk);
+    if (IsScope)
+      closeScope(cast<CompoundStmt>(S), Walk);
     checkScopeEnd(cast<CompoundStmt>(S), Walk);
     return;
   }
@@ -293,14 +303,26 @@ void SpawnRewriter::walkScope(Stmt *&S, BodyWalk &Walk) {
     return;
   CompoundStmt *Ended = CompoundStmt::Create(
       Ctx, Body, fpFeatures(Scope), Scope->getLBracLoc(), Scope->getRBracLoc());
-  // Returns are recorded by their slot, which moved to the new block.
-  for (auto *Slots : {&Walk.Returns, &Walk.EarlyReturns})
-    for (Stmt **&Slot : *Slots)
-      if (Slot >= Scope->body_begin() && Slot < Scope->body_end())
-        Slot = Ended->body_begin() + NewIndex[Slot - Scope->body_begin()];
+  moveSlots(Scope, Ended, NewIndex, Walk);
   if (S == Walk.Body)
     Walk.Body = Ended;
   S = Ended;
+}
+
+/// Returns and jumps out of cilk_scope blocks are recorded by their slot;
+/// a slot in \p From's body moves to \p To's.
+void SpawnRewriter::moveSlots(const CompoundStmt *From, CompoundStmt *To,
+                              ArrayRef<unsigned> NewIndex, BodyWalk &Walk) {
+  auto Move = [&](Stmt **&Slot) {
+    if (Slot >= From->body_begin() && Slot < From->body_end())
+      Slot = To->body_begin() + NewIndex[Slot - From->body_begin()];
+  };
+  for (auto *Slots : {&Walk.Returns, &Walk.EarlyReturns})
+    for (Stmt **&Slot : *Slots)
+      Move(Slot);
+  for (OpenScope &Scope : Walk.Scopes)
+    for (ScopeExit &Exit : Scope.Exits)
+      Move(Exit.Slot);
 }
 
 void SpawnRewriter::handleSpawnExpr(Expr *E, const Mark &M, BodyWalk &Walk) {
@@ -501,9 +523,12 @@ void SpawnRewriter::reportUnmatched() {
     if (M.Kind == MarkKind::Spawn)
       error(M.Written, "a spawn must be followed by a function call inside a "
                        "function body");
-    else
+    else if (M.Kind == MarkKind::Sync)
       error(M.Written, "a sync must be a statement of its own ('cilk_sync;') "
                        "inside a function body");
+    else
+      error(M.Written, "a scope must be followed by a block "
+                       "('cilk_scope { ... }') inside a function body");
   });
 }
 

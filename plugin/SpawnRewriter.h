@@ -13,6 +13,11 @@
 //   return e;        ==>   { __weft_sync_marker(); return e; }   (implicit
 //                          sync, before the locals' destructors run;
 //                          ImplicitSyncs.cpp)
+//   cilk_scope { s; break; }  ==>  { s; { __weft_sync_marker(); break; }
+//                          __weft_sync_marker(); }   (every way out of a
+//                          scope that spawns; ScopeSyncs.cpp)
+//   return cilk_spawn f(x);  ==>  { T r = cilk_spawn f(x); return r; }
+//                          (ReturnSpawns.cpp)
 //
 // The arguments are still evaluated by the original call, in the parent,
 // before the spawn; the IR pass (LowerSpawns.cpp) strips the marker again
@@ -57,7 +62,21 @@ private:
   struct SpawnResult {
     const clang::VarDecl *Var;
     clang::SourceLocation Spawn;
-    unsigned SyncsBefore; // syncs walked before the spawn
+    unsigned SyncsBefore; // syncs walked before the spawn (syncsSoFar)
+  };
+  /// A break, continue or goto that may leave a cilk_scope block, and how
+  /// many loops (continue) or loops and switches (break) enclose it.
+  struct ScopeExit {
+    clang::Stmt **Slot;
+    unsigned Depth;
+  };
+  /// A cilk_scope block being walked (ScopeSyncs.cpp).
+  struct OpenScope {
+    unsigned SpawnsBefore; // the walk's spawns when the block began
+    unsigned LoopDepth;    // loops around the block
+    unsigned BreakDepth;   // loops and switches around the block
+    llvm::SmallVector<ScopeExit, 2> Exits; // jumps that may leave it
+    llvm::SmallPtrSet<const clang::LabelDecl *, 2> Labels; // labels in it
   };
   struct BodyWalk {
     BodyWalk(const clang::FunctionDecl *Function, bool Dependent,
@@ -74,11 +93,14 @@ private:
     clang::SourceLocation FirstSpawn;
     unsigned CatchDepth = 0; // inside a catch handler's body
     unsigned LoopDepth = 0;
+    unsigned SwitchDepth = 0;
     bool HasLabels = false;  // a goto may run code twice
     llvm::SmallVector<clang::SourceLocation, 2> Syncs;
     llvm::SmallVector<clang::Stmt **, 4> Returns; // a spawn may come before
     llvm::SmallVector<clang::Stmt **, 4> EarlyReturns; // no spawn before
     llvm::SmallVector<SpawnResult, 4> Results;
+    llvm::SmallVector<OpenScope, 1> Scopes; // innermost last
+    unsigned ScopeSyncs = 0;                // scope ends that synced
     // Constructs a spawning function cannot contain, reported only if it
     // spawns (UnsupportedConstructs.cpp).
     llvm::SmallVector<std::pair<clang::SourceLocation, std::string>, 1>
@@ -91,6 +113,9 @@ private:
   void walk(clang::Stmt *&S, BodyWalk &Walk);
   void walkChildren(clang::Stmt *S, BodyWalk &Walk);
   void walkScope(clang::Stmt *&S, BodyWalk &Walk);
+  static void moveSlots(const clang::CompoundStmt *From,
+                        clang::CompoundStmt *To,
+                        llvm::ArrayRef<unsigned> NewIndex, BodyWalk &Walk);
   bool walkStatement(clang::Stmt *&S, BodyWalk &Walk);
 
   // ImplicitSyncs.cpp
@@ -104,6 +129,14 @@ private:
   void syncAtEnd(clang::CompoundStmt *Block);
   void walkTry(clang::CXXTryStmt *Try, BodyWalk &Walk);
   void warning(clang::SourceLocation Loc, llvm::StringRef Msg);
+  static unsigned syncsSoFar(const BodyWalk &Walk);
+
+  // ScopeSyncs.cpp
+  bool openScope(clang::CompoundStmt *Block, BodyWalk &Walk);
+  void closeScope(clang::CompoundStmt *Block, BodyWalk &Walk);
+  void noteScopeJump(clang::Stmt *&S, BodyWalk &Walk);
+  void syncBefore(clang::Stmt *&S);
+  static bool leaves(const ScopeExit &Exit, const OpenScope &Scope);
 
   // UnsupportedConstructs.cpp
   void noteUnsupported(clang::Stmt *S, BodyWalk &Walk);
@@ -118,7 +151,12 @@ private:
   clang::Stmt *ownPath(clang::Stmt *&Slot, const clang::Stmt *Target,
                        BodyWalk &Walk);
 
+  // ReturnSpawns.cpp
+  Mark *returnedSpawn(const clang::ReturnStmt *Return, const BodyWalk &Walk);
+  bool splitSpawningReturn(clang::Stmt *&S, BodyWalk &Walk);
+
   // SpawnRewriter.cpp
+  static const clang::Expr *stripImplicit(const clang::Expr *E);
   void handleSpawnExpr(clang::Expr *E, const Mark &M, BodyWalk &Walk);
   void handleSpawnDecl(clang::VarDecl *VD, const Mark &M, BodyWalk &Walk);
   void spawnCall(clang::CallExpr *CE, const Mark &M, bool InitializesVariable,

@@ -7,7 +7,7 @@
 //   setjmp/_setjmp/sigsetjmp/__sigsetjmp/vfork   a longjmp (or the child of a
 //                        vfork) could re-enter a frame that a thief owns
 //   goto *p              coro-split cannot follow indirect branches
-//   asm that names the stack pointer, pushes or pops
+//   asm that names the stack pointer or moves it (push, pop, call, ...)
 //                        it assumes one stack for the whole function
 //   [[clang::musttail]]  the slow clone has no caller frame to reuse
 //   a variadic function  the slow clone cannot re-create its va_list
@@ -62,8 +62,8 @@ StringRef boundRegister(const Expr *Operand) {
 }
 
 /// Inline assembly that names the stack pointer as an operand or clobber,
-/// or pushes and pops (UnsupportedNames.h), on the asm string CodeGen will
-/// emit and on register variables bound to operands.
+/// or moves it (UnsupportedNames.h), on the asm string CodeGen will emit and
+/// on register variables bound to operands.
 bool touchesStackPointer(const ASTContext &Ctx, const AsmStmt &Asm) {
   const TargetInfo &Target = Ctx.getTargetInfo();
   for (unsigned I = 0, E = Asm.getNumClobbers(); I != E; ++I)

@@ -2,6 +2,8 @@
 
 #include "config.h"
 
+#include "weft/api.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -52,12 +54,15 @@ unsigned cpusInAffinityMask() {
   return N > 0 ? static_cast<unsigned>(N) : 1;
 }
 
+// External threads beyond the pool need slots of their own.
+static_assert(WEFT_MAX_NWORKERS <= kMaxWorkers / 2);
+
 Config parse() {
   Config C;
   unsigned Cpus = cpusInAffinityMask();
   C.nworkers = static_cast<unsigned>(
-      readNumber("WEFT_NWORKERS", 1, kMaxWorkers / 2,
-                 Cpus < kMaxWorkers / 2 ? Cpus : kMaxWorkers / 2,
+      readNumber("WEFT_NWORKERS", 1, WEFT_MAX_NWORKERS,
+                 Cpus < WEFT_MAX_NWORKERS ? Cpus : WEFT_MAX_NWORKERS,
                  "an integer from 1 to 256"));
   C.stats = readNumber("WEFT_STATS", 0, 1, 0, "0 or 1") == 1;
   C.stress = readNumber("WEFT_STRESS", 0, 1, 0, "0 or 1") == 1;
@@ -73,6 +78,32 @@ Config parse() {
 const Config &config() {
   static const Config C = parse();
   return C;
+}
+
+int WorkerCount::set(unsigned N) {
+  if (N < 1 || N > WEFT_MAX_NWORKERS)
+    return WEFT_EINVAL;
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (Fixed)
+    return WEFT_ESTARTED;
+  Count = N;
+  return WEFT_OK;
+}
+
+unsigned WorkerCount::fix() {
+  std::lock_guard<std::mutex> Guard(Lock);
+  Fixed = true;
+  return Count;
+}
+
+unsigned WorkerCount::get() const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  return Count;
+}
+
+WorkerCount &nworkers_setting() {
+  static WorkerCount Setting(config().nworkers);
+  return Setting;
 }
 
 } // namespace weft

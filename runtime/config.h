@@ -18,6 +18,7 @@
 #define WEFT_RUNTIME_CONFIG_H
 
 #include <cstddef>
+#include <mutex>
 
 namespace weft {
 
@@ -37,6 +38,27 @@ struct Config {
 
 /// Parses the environment once; later calls return the same settings.
 const Config &config();
+
+/// The worker count: the environment's (Config::nworkers) unless the
+/// program set another (weft_set_nworkers) before the pool started. The
+/// pool's start fixes it; the lock orders a setter against that start.
+class WorkerCount {
+public:
+  explicit WorkerCount(unsigned Initial) : Count(Initial) {}
+  /// WEFT_OK, or WEFT_EINVAL / WEFT_ESTARTED (weft/api.h), changing nothing.
+  int set(unsigned N);
+  /// The count the pool starts with; every later set() fails.
+  unsigned fix();
+  unsigned get() const;
+
+private:
+  mutable std::mutex Lock;
+  unsigned Count;
+  bool Fixed = false;
+};
+
+/// The process's worker count, initially config().nworkers.
+WorkerCount &nworkers_setting();
 
 } // namespace weft
 

@@ -10,18 +10,24 @@
 
 namespace weft {
 
-void print_stats() {
-  WorkerStats Sum;
-  unsigned N = worker_count();
-  for (unsigned I = 0; I < N; ++I) {
+void collect_stats(weft_stats &Out) {
+  Out = weft_stats{};
+  Out.workers = nworkers_setting().get();
+  Out.threads = worker_count();
+  for (unsigned I = 0; I < Out.threads; ++I) {
     const WorkerStats &S = worker_at(I)->stats;
-    Sum.spawns.add(S.spawns.get());
-    Sum.steals.add(S.steals.get());
-    Sum.steal_attempts.add(S.steal_attempts.get());
-    Sum.parks.add(S.parks.get());
-    Sum.stacks.add(S.stacks.get());
-    Sum.sleeps.add(S.sleeps.get());
+    Out.spawns += S.spawns.get();
+    Out.steals += S.steals.get();
+    Out.steal_attempts += S.steal_attempts.get();
+    Out.parks += S.parks.get();
+    Out.stacks += S.stacks.get();
+    Out.sleeps += S.sleeps.get();
   }
+}
+
+void print_stats() {
+  weft_stats Sum;
+  collect_stats(Sum);
   // The program's own output comes first, even when stdout is a pipe whose
   // buffer would otherwise be flushed after this line.
   std::fflush(stdout);
@@ -29,12 +35,11 @@ void print_stats() {
                "weft-stats: workers=%u threads=%u spawns=%llu steals=%llu "
                "steal_attempts=%llu parks=%llu stacks=%llu sleeps=%llu "
                "fences=%s\n",
-               config().nworkers, N, (unsigned long long)Sum.spawns.get(),
-               (unsigned long long)Sum.steals.get(),
-               (unsigned long long)Sum.steal_attempts.get(),
-               (unsigned long long)Sum.parks.get(),
-               (unsigned long long)Sum.stacks.get(),
-               (unsigned long long)Sum.sleeps.get(),
+               Sum.workers, Sum.threads, (unsigned long long)Sum.spawns,
+               (unsigned long long)Sum.steals,
+               (unsigned long long)Sum.steal_attempts,
+               (unsigned long long)Sum.parks, (unsigned long long)Sum.stacks,
+               (unsigned long long)Sum.sleeps,
                fences_asymmetric() ? "asymmetric" : "symmetric");
 }
 

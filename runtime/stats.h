@@ -8,6 +8,8 @@
 #ifndef WEFT_RUNTIME_STATS_H
 #define WEFT_RUNTIME_STATS_H
 
+#include "weft/api.h"
+
 #include <atomic>
 #include <cstdint>
 
@@ -30,6 +32,9 @@ struct WorkerStats {
   Counter stacks;         // fiber stacks created
   Counter sleeps;         // times the worker went to sleep
 };
+
+/// The counters summed over all workers, as weft_get_stats() reports them.
+void collect_stats(weft_stats &Out);
 
 /// Prints the `weft-stats:` line summed over all workers.
 void print_stats();

@@ -104,15 +104,20 @@ void shutdownPool() {
     print_stats();
 }
 
-void startPool() {
+/// Starts the pool with the worker count fixed now, and returns slot 0 for
+/// the calling thread: worker numbers 0 to P-1 are the caller's and the
+/// pool's (weft/api.h), even when other threads enter at the same time.
+Worker *startPool() {
   fences_init();
-  const Config &C = config();
+  unsigned Count = nworkers_setting().fix();
+  Worker *Caller = claimSlot(/*External=*/true);
   PoolThreads = new std::vector<std::thread>();
-  for (unsigned I = 1; I < C.nworkers; ++I) {
+  for (unsigned I = 1; I < Count; ++I) {
     Worker *W = claimSlot(/*External=*/false);
     PoolThreads->emplace_back(workerThreadMain, W);
   }
   std::atexit(shutdownPool);
+  return Caller;
 }
 
 bool workVisible(Worker *Self) {
@@ -137,11 +142,13 @@ void set_current_worker(Worker *W) { ThreadWorker = W; }
 Worker *current_or_new_worker() {
   if (Worker *W = current_worker())
     return W;
-  // An external thread: register it first so that it is worker 0 when it
-  // is the thread that starts the pool.
-  Worker *W = claimSlot(/*External=*/true);
+  // An external thread: the one that starts the pool gets slot 0; a later
+  // one (or one that waited here for that start) the next free slot.
+  Worker *W = nullptr;
+  std::call_once(PoolStarted, [&W] { W = startPool(); });
+  if (!W)
+    W = claimSlot(/*External=*/true);
   adoptNativeStack(W);
-  std::call_once(PoolStarted, startPool);
   return W;
 }
 

@@ -3,6 +3,8 @@
 // thread registration and parking of callers' stacks are all exercised.
 #include "spawn_kernels.h"
 
+#include "weft/api.h"
+
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -48,6 +50,17 @@ TEST(Calls, FromSeveralThreadsAtOnce) {
     th.join();
   for (int t = 0; t < Threads; ++t)
     EXPECT_EQ(results[t], 10 * weft_test_serial_fib(18 + t)) << "thread " << t;
+}
+
+// The counters weft_get_stats() reads include what stolen continuations
+// did on other workers: the join orders their counts before the return.
+TEST(Calls, StatsCountEverySpawn) {
+  struct weft_stats Before, After;
+  weft_get_stats(&Before);
+  ASSERT_EQ(weft_test_fib(10), 55);
+  weft_get_stats(&After);
+  EXPECT_EQ(After.spawns - Before.spawns, 88u); // one per call with n >= 2
+  EXPECT_EQ(After.workers, weft_get_nworkers());
 }
 
 } // namespace

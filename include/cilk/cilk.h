@@ -4,9 +4,9 @@
  * cilk_spawn and cilk_sync unchanged. Without the Weft plugin they compile
  * as their serial elision.
  *
- * cilk_for and cilk_scope are accepted and currently run serially (a
- * cilk_for loop runs its iterations in order; a cilk_scope block syncs at
- * its end, which a serial block trivially does).
+ * cilk_scope { ... } waits at the block's end for the children spawned in
+ * it, as in OpenCilk. cilk_for is accepted and currently runs serially (a
+ * cilk_for loop runs its iterations in order).
 \*===----------------------------------------------------------------------===*/
 #ifndef WEFT_CILK_CILK_H
 #define WEFT_CILK_CILK_H
@@ -16,6 +16,6 @@
 #define cilk_spawn weft_spawn
 #define cilk_sync weft_sync
 #define cilk_for for
-#define cilk_scope
+#define cilk_scope weft_scope
 
 #endif /* WEFT_CILK_CILK_H */

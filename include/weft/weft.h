@@ -9,13 +9,18 @@
  *     return x + y;
  *   }
  *
+ * weft_scope { ... } is a block whose end waits for every child spawned in
+ * it, on every way out of the block (the end, break, continue, goto,
+ * return).
+ *
  * Compiled with the Weft plugin (weft-clang++, or clang -fplugin=...), the
  * plugin defines __weft__ and the keywords become pragmas that its front end
  * turns into spawns and syncs. Compiled by any other C or C++ compiler, the
  * keywords vanish and the program is its own serial elision.
  *
- * The attribute spelling means the same: [[weft::spawn]] x = f(n); and
- * [[weft::sync]]; (C++11 and C23 attribute syntax).
+ * The attribute spelling means the same: [[weft::spawn]] x = f(n);,
+ * [[weft::sync]]; and [[weft::scope]] { ... } (C++11 and C23 attribute
+ * syntax).
 \*===----------------------------------------------------------------------===*/
 #ifndef WEFT_WEFT_H
 #define WEFT_WEFT_H
@@ -23,9 +28,11 @@
 #if defined(__weft__)
 #define weft_spawn _Pragma("weft spawn")
 #define weft_sync _Pragma("weft sync")
+#define weft_scope _Pragma("weft scope")
 #else
 #define weft_spawn
 #define weft_sync
+#define weft_scope
 #endif
 
 #endif /* WEFT_WEFT_H */

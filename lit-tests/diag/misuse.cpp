@@ -17,6 +17,11 @@ long not_a_call(long n) {
 
 std::string name(long);
 
+// A returned spawn must be the whole operand (run/return_spawn.cpp).
+long returned_sum(long n) {
+  return cilk_spawn f(n) + 1; // expected-error {{a spawn must be followed by a function call}}
+}
+
 // Assigning a class result would run operator= in the continuation, racing
 // with the child; initialising a new variable constructs it in place.
 long assigned_class(long n) {
@@ -40,6 +45,15 @@ long spawn_into_reference(long n) {
 
 void sync_with_operand(long n) {
   [[weft::sync]] f(n); // expected-error {{'weft::sync' applies to an empty statement}}
+}
+
+void scope_without_block(long n) {
+  cilk_scope f(n); // expected-error {{a scope must be followed by a block ('cilk_scope { ... }')}}
+}
+
+void scope_attribute_on_statement(long n) {
+  [[weft::scope]] f(n); // expected-error {{'weft::scope' applies to a block}}
+  [[weft::scope]] long x = f(n); // expected-error {{'weft::scope' applies to a block}}
 }
 
 long global = cilk_spawn f(1); // expected-error {{a spawn must be followed by a function call inside a function body}}
@@ -75,7 +89,7 @@ long in_macro(long n) {
   return x;
 }
 
-#pragma weft fork // expected-error {{expected 'spawn' or 'sync' after '#pragma weft'}}
+#pragma weft fork // expected-error {{expected 'spawn', 'sync' or 'scope' after '#pragma weft'}}
 
-// expected-error@+1 {{spawn or sync mark at end of file}}
+// expected-error@+1 {{spawn, sync or scope mark at end of file}}
 #pragma weft spawn

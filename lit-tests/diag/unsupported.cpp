@@ -1,11 +1,12 @@
 // Verify that constructs the lowering cannot handle in a spawning function
 // get an error at the offending statement (without -g), never a crash or a
 // silent miscompile: inline assembly that moves the stack pointer (pushes,
-// pops, a clobber or a register variable operand), setjmp and friends,
+// pops, calls, a clobber or a register variable operand), setjmp and friends,
 // vfork, computed goto, musttail calls, variadic spawning functions. The
 // front end reports them, so the IR pass, which checks the same, never
 // sees them (-verify fails on a second error). The same constructs in a
-// function that does not spawn, and harmless inline assembly, compile.
+// function that does not spawn, and harmless inline assembly (popcnt and
+// other instructions whose names merely begin with push or pop), compile.
 // RUN: %clangxx -fplugin=%plugin -O2 -S -emit-llvm -o /dev/null -Xclang -verify %s
 // RUN: %clangxx -fplugin=%plugin -O0 -S -emit-llvm -o /dev/null -Xclang -verify %s
 #include <cilk/cilk.h>
@@ -18,6 +19,21 @@ long with_stack_asm(long n) {
   long x = cilk_spawn f(n);
   // expected-error@+1 {{inline assembly that changes the stack pointer cannot appear in a spawning function}}
   asm volatile("pushq %%rax\n\tpopq %%rax" ::: "memory");
+  cilk_sync;
+  return x;
+}
+
+long with_basic_asm_push(long n) {
+  long x = cilk_spawn f(n);
+  asm volatile("push %rax"); // expected-error {{inline assembly that changes the stack pointer}}
+  cilk_sync;
+  return x;
+}
+
+long with_prefixed_call(long n, void (*fp)(void)) {
+  long x = cilk_spawn f(n);
+  // expected-error@+1 {{inline assembly that changes the stack pointer}}
+  asm volatile("nop\n1: notrack call *%0" : : "r"(fp) : "rax", "memory");
   cilk_sync;
   return x;
 }
@@ -122,6 +138,15 @@ long harmless_asm(long n) {
   asm volatile("addq $1, %0" : "+r"(x) : : "cc");
   cilk_sync;
   return x;
+}
+
+long popcount_asm(long n) {
+  long x = cilk_spawn f(n);
+  long bits;
+  asm("popcnt %1, %0" : "=r"(bits) : "r"(n) : "cc");
+  asm("popcntq %1, %0 # pop count, no push" : "=r"(bits) : "r"(bits) : "cc");
+  cilk_sync;
+  return x + bits;
 }
 
 long no_spawn(long n) {

@@ -1,6 +1,8 @@
 // Verify the warnings for code that compiles but loses data: a sync in a
 // function that never spawns, and a spawned result stored in a variable
-// that goes out of scope before any sync. Correct code gets no warning.
+// that goes out of scope before any sync. Correct code gets no warning: a
+// result variable declared in a cilk_scope block dies after the block's
+// sync, and a scope that spawns nothing is no mistake.
 // RUN: %clangxx -fplugin=%plugin -fsyntax-only -Xclang -verify %s
 #include <cilk/cilk.h>
 
@@ -46,6 +48,18 @@ long synced_in_scope(long n) {
 long body_scope(long n) {
   long x = cilk_spawn f(n); // the implicit sync at the end covers it
   return 1;
+}
+
+long result_in_cilk_scope(long n) {
+  long total = 0;
+  for (long i = 0; i < n; ++i) cilk_scope {
+    long x = cilk_spawn f(i);
+    total += f(i + 1);
+  }
+  cilk_scope {
+    total += f(n); // nothing spawned
+  }
+  return total;
 }
 
 long lambda_spawns(long n) {

@@ -21,24 +21,8 @@
 // RUN: %run-check %t.o0 %t.serial 17
 // RUN: %weftcxx -O1 -fsanitize=address %s -o %t.asan
 // RUN: %run-check %t.asan %t.serial 17
-//
-// TODO(bug): temporaries materialised in a spawn statement die too early.
-// With a stored result, their lifetime ends (and destructors run) before
-// the spawned call, even at P=1; in a void spawn, destructors run in the
-// continuation, so a thief frees them while the child reads them. Left out
-// until fixed:
-//   long c = cilk_spawn by_ref(n + 1);           // long by_ref(const long &)
-//   long d = cilk_spawn meters_ref(n);           // Meters(long) -> const Meters &
-//   long e = cilk_spawn Adder{n}(n);             // temporary function object
-//   long g = cilk_spawn [n](long m) { ... }(5);  // immediately invoked lambda
-//   long h = cilk_spawn length("a std::string temporary");
-//   cilk_spawn consume(std::string(40, 'a'), &out);
-// Spawns inside generic lambdas: run/generic_lambdas.cpp.
-// TODO(bug): two spawned calls returning a struct whose results are copied
-// after the sync (passed by value: `Money operator+(Money, Money)` in
-// reduce<Money>) read the second result before its child finishes: the
-// pass moves the sync above the second spawn. operator+ below takes const
-// references until that is fixed.
+// Spawns inside generic lambdas: run/generic_lambdas.cpp. Temporaries in
+// spawned statements: run/spawn_temporaries.cpp.
 // Calls through pointers to member functions: run/member_pointers.cpp.
 #include <cilk/cilk.h>
 
@@ -189,8 +173,7 @@ struct Money {
   long cents;
   int moves;
 };
-// By const reference: see the TODO(bug) at the top for by value.
-static Money operator+(const Money &a, const Money &b) {
+static Money operator+(Money a, Money b) {
   return {a.cents + b.cents, a.moves + b.moves + 1};
 }
 

@@ -1,0 +1,101 @@
+// Unit tests of the program's view of the runtime (weft/api.h,
+// cilk/cilk_api.h): the worker count a program may set until the pool
+// starts, also while other threads race to set it and to start the pool,
+// and worker numbers of threads that have or have not entered Weft.
+#include "config.h"
+#include "worker.h"
+
+#include "cilk/cilk_api.h"
+#include "weft/api.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using weft::WorkerCount;
+
+TEST(WorkerCount, SetUntilFixed) {
+  WorkerCount Count(4);
+  EXPECT_EQ(Count.get(), 4u);
+  EXPECT_EQ(Count.set(2), WEFT_OK);
+  EXPECT_EQ(Count.get(), 2u);
+  EXPECT_EQ(Count.fix(), 2u);
+  EXPECT_EQ(Count.set(3), WEFT_ESTARTED);
+  EXPECT_EQ(Count.get(), 2u);
+}
+
+TEST(WorkerCount, RejectsZeroAndTooMany) {
+  WorkerCount Count(4);
+  EXPECT_EQ(Count.set(0), WEFT_EINVAL);
+  EXPECT_EQ(Count.set(WEFT_MAX_NWORKERS + 1), WEFT_EINVAL);
+  EXPECT_EQ(Count.get(), 4u);
+  EXPECT_EQ(Count.set(WEFT_MAX_NWORKERS), WEFT_OK);
+  EXPECT_EQ(Count.fix(), WEFT_MAX_NWORKERS);
+  EXPECT_EQ(Count.set(0), WEFT_EINVAL);
+}
+
+// Setters racing with the pool's start: every set() that succeeds comes
+// before the fix, so the fixed count is the last successful one, and no
+// setter succeeds once it has seen the count fixed.
+TEST(WorkerCount, SettersRacingWithTheStart) {
+  WorkerCount Count(1);
+  std::atomic<bool> Go{false};
+  std::vector<std::thread> Setters;
+  std::atomic<int> LateSuccesses{0};
+  for (unsigned T = 0; T < 4; ++T)
+    Setters.emplace_back([&, T] {
+      while (!Go.load())
+        std::this_thread::yield();
+      bool Fixed = false;
+      for (unsigned I = 0; I < 2000; ++I) {
+        int Result = Count.set(1 + (T * 7 + I) % 8);
+        if (Result == WEFT_OK && Fixed)
+          ++LateSuccesses;
+        Fixed |= Result == WEFT_ESTARTED;
+      }
+    });
+  Go.store(true);
+  unsigned Fixed = Count.fix();
+  for (std::thread &T : Setters)
+    T.join();
+  EXPECT_EQ(LateSuccesses.load(), 0);
+  EXPECT_EQ(Count.get(), Fixed);
+  EXPECT_GE(Fixed, 1u);
+  EXPECT_LE(Fixed, 8u);
+}
+
+TEST(Api, CountIsFixedOnceThePoolRuns) {
+  weft::current_or_new_worker(); // starts the pool if no test did
+  EXPECT_EQ(weft_set_nworkers(1), WEFT_ESTARTED);
+  EXPECT_EQ(weft_set_nworkers(0), WEFT_EINVAL);
+  EXPECT_GE(weft_get_nworkers(), 1u);
+  EXPECT_EQ(__cilkrts_get_nworkers(), weft_get_nworkers());
+  struct weft_stats Stats;
+  weft_get_stats(&Stats);
+  EXPECT_EQ(Stats.workers, weft_get_nworkers());
+  EXPECT_GE(Stats.threads, Stats.workers); // the starter and the pool
+}
+
+TEST(Api, ThreadThatNeverSpawnedIsWorkerZero) {
+  unsigned Number = 99;
+  std::thread([&] { Number = __cilkrts_get_worker_number(); }).join();
+  EXPECT_EQ(Number, 0u);
+}
+
+// The starter and the pool hold 0 to P-1; another thread gets a number
+// of its own.
+TEST(Api, LaterExternalThreadsFollowThePool) {
+  weft::current_or_new_worker();
+  unsigned Number = 0;
+  std::thread([&] {
+    weft::current_or_new_worker();
+    Number = weft_get_worker_number();
+  }).join();
+  EXPECT_GE(Number, weft_get_nworkers());
+}
+
+} // namespace
