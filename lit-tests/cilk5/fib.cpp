@@ -7,8 +7,6 @@
 // RUN: %run-check %t.o2 %t.serial 23
 // RUN: %weftcxx -O0 %s -o %t.o0
 // RUN: %run-check %t.o0 %t.serial 20
-// RUN: %weftcxx -O1 -fsanitize=address %s -o %t.asan
-// RUN: %run-check %t.asan %t.serial 18
 // CHECK: fib(25) = 75025 ok
 #include <cilk/cilk.h>
 #include <cstdio>

@@ -10,8 +10,6 @@
 // RUN: %t.serial 200 150 100 | FileCheck %s
 // RUN: %weftcxx -O2 %s -o %t.o2
 // RUN: %run-check %t.o2 %t.serial 130 97 60
-// RUN: %weftcxx -O0 %s -o %t.o0
-// RUN: %run-check %t.o0 %t.serial 64 50 20
 // CHECK: heat 200x150 steps=100 ok
 #include <cilk/cilk.h>
 #include <cmath>

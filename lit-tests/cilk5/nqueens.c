@@ -9,8 +9,6 @@
  * RUN: %run-check %t.o2 %t.serial 9
  * RUN: %weftcc -std=c11 -O0 %s -o %t.o0
  * RUN: %run-check %t.o0 %t.serial 8
- * RUN: %weftcc -std=c11 -O1 -fsanitize=address %s -o %t.asan
- * RUN: %run-check %t.asan %t.serial 8
  * CHECK: nqueens(10) = 724 solutions, 35539 nodes ok
  */
 #include <alloca.h>

@@ -8,8 +8,6 @@
 // RUN: %t.serial 10 | FileCheck %s
 // RUN: %weftcxx -O2 %s -o %t.o2
 // RUN: %run-check %t.o2 %t.serial 9
-// RUN: %weftcxx -O0 %s -o %t.o0
-// RUN: %run-check %t.o0 %t.serial 8
 // RUN: %weftcxx -O1 -fsanitize=address %s -o %t.asan
 // RUN: %run-check %t.asan %t.serial 8
 // CHECK: nqueens(10) = 724 ok

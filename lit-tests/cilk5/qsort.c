@@ -9,8 +9,6 @@
  * RUN: %t.serial 200000 | FileCheck %s
  * RUN: %weftcc -std=c11 -O2 %s -o %t.o2
  * RUN: %run-check %t.o2 %t.serial 50000
- * RUN: %weftcc -std=c11 -O0 %s -o %t.o0
- * RUN: %run-check %t.o0 %t.serial 10000
  * RUN: %weftcc -std=c11 -O1 -fsanitize=address %s -o %t.asan
  * RUN: %run-check %t.asan %t.serial 10000
  * CHECK: qsort n=200000 range=100 sorted ok
