@@ -12,7 +12,7 @@
 //     -> byval 0 111 222 333 / temporary 20097 21098 22099 23100
 //   weft-clang++ -O2 spawn_args_in_loop.cpp -o w
 //   for i in $(seq 20); do WEFT_NWORKERS=2 WEFT_STRESS=1 ./w; done | sort | uniq -c
-//     -> most runs differ, e.g. "byval 333 111 222 333" (child 0 saw
+//     -> several runs in 20 differ, e.g. "byval 333 111 222 333" (child 0 saw
 //        iteration 3's struct) and "temporary 21098 23000 22099 23100"
 //   weft-clang++ -O1 -fsanitize=address ...; WEFT_NWORKERS=2 WEFT_STRESS=1 ./w
 //     -> heap-use-after-free in the std::string child
