@@ -62,21 +62,18 @@ public:
   /// Owner only. Never fails: grows the ring when full.
   void push(T X) {
     if (!try_push(X))
-      push_growing(X);
+      push_slow(X);
   }
 
-  /// Owner only. Pushes unless the ring is full; the spawn path inlines
+  /// Owner only. Pushes unless the ring looks full. The spawn path inlines
   /// this much (runtime/fast_path.cpp) and calls push() when it fails.
   bool try_push(T X) {
     std::int64_t B = bottom_.load(std::memory_order_relaxed);
     // A stale top only makes the ring look fuller (top never decreases),
     // so the push reads the thieves' cache line only when the ring looks
     // full, not on every spawn.
-    if (B - top_seen_ >= capacity_) {
-      refresh_top();
-      if (B - top_seen_ >= capacity_)
-        return false;
-    }
+    if (B - top_seen_ >= capacity_)
+      return false;
     publish(ring_.load(std::memory_order_relaxed), B, X);
     return true;
   }
@@ -182,20 +179,18 @@ private:
     bottom_.store(B + 1, std::memory_order_release);
   }
 
-  /// Owner only: the full-ring case of push(), out of the inlined path.
-  __attribute__((noinline)) void push_growing(T X) {
+  /// Owner only: push() when the ring looked full. Takes a fresh look at
+  /// top, and grows the ring if it really is full.
+  void push_slow(T X) {
     std::int64_t B = bottom_.load(std::memory_order_relaxed);
-    refresh_top();
-    Ring *R = grow(ring_.load(std::memory_order_relaxed), top_seen_, B);
-    publish(R, B, X);
-  }
-
-  /// Owner only: a fresh look at top for try_push().
-  __attribute__((noinline)) void refresh_top() {
     // Acquire: a slot below `top` may be reused only after the thief that
     // took it has read it (its CAS on top is seq_cst). Every slot try_push
     // overwrites lies below the top seen here.
     top_seen_ = top_.load(std::memory_order_acquire);
+    Ring *R = ring_.load(std::memory_order_relaxed);
+    if (B - top_seen_ >= capacity_)
+      R = grow(R, top_seen_, B);
+    publish(R, B, X);
   }
 
   /// Owner only: the first half of a pop. Moves bottom down over the newest
@@ -245,7 +240,7 @@ private:
   alignas(64) std::atomic<std::int64_t> bottom_{0};
   std::atomic<Ring *> ring_;
   // Owner-private copies beside bottom: the live ring's capacity, and a top
-  // no newer than the real one (refresh_top()).
+  // no newer than the real one (push_slow() refreshes it).
   std::int64_t capacity_ = kInitialCapacity;
   std::int64_t top_seen_ = 0;
 };
