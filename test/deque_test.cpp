@@ -269,6 +269,53 @@ TEST_P(DequeTest, PushPopPairsRaceThievesForTheLastElement) {
   RecordProperty("stolen", static_cast<int>(StolenCount));
 }
 
+// pop_owned(), the fast clone's inlined pop, reports "taken back" without
+// reading the element. Exercise both of its paths against thieves: the
+// common one, where older elements lie below the newest, and the last
+// element's race, once the thieves have taken those.
+TEST_P(DequeTest, PopOwnedTellsTakenBackFromStolen) {
+  constexpr int Thieves = 3;
+  constexpr std::uintptr_t Base = 4; // values 1..Base stay below the pairs
+  const std::uintptr_t N = kStressItems / 2;
+  Deque<Item> D;
+  std::vector<std::atomic<std::uint8_t>> Owner(N + Base + 1);
+  std::vector<std::atomic<std::uint8_t>> Stolen(N + Base + 1);
+  for (std::uintptr_t V = 1; V <= Base; ++V)
+    D.push(item(V));
+  std::atomic<bool> Done{false};
+  std::vector<std::thread> Threads;
+  for (int T = 0; T < Thieves; ++T)
+    Threads.emplace_back([&] {
+      while (!Done.load(std::memory_order_acquire)) {
+        std::uintptr_t V = 0;
+        StealResult R = stealOne(D, V);
+        if (R == StealResult::Success)
+          Stolen[V].fetch_add(1, std::memory_order_relaxed);
+        else if (R == StealResult::Empty)
+          std::this_thread::yield();
+      }
+    });
+  for (std::uintptr_t I = Base + 1; I <= N + Base; ++I) {
+    D.push(item(I));
+    if (I % 64 == 0)
+      std::this_thread::yield(); // a window for the thieves
+    if (D.pop_owned())
+      Owner[I].fetch_add(1, std::memory_order_relaxed);
+  }
+  Done.store(true, std::memory_order_release);
+  for (std::thread &T : Threads)
+    T.join();
+  while (Item X = D.pop()) // what is left of the base
+    Owner[value(X)].fetch_add(1, std::memory_order_relaxed);
+  std::uintptr_t StolenPairs = 0;
+  for (std::uintptr_t V = 1; V <= N + Base; ++V) {
+    ASSERT_EQ(Owner[V].load() + Stolen[V].load(), 1) << "value " << V;
+    if (V > Base)
+      StolenPairs += Stolen[V].load();
+  }
+  EXPECT_GT(StolenPairs, 0u) << "the last element's race was not exercised";
+}
+
 INSTANTIATE_TEST_SUITE_P(Fences, DequeTest, ::testing::Values(false, true),
                          [](const ::testing::TestParamInfo<bool> &Info) {
                            return Info.param ? "Asymmetric" : "Symmetric";
