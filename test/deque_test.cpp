@@ -37,6 +37,27 @@ StealResult stealOne(Deque<Item> &D, std::uintptr_t &Out) {
   return R;
 }
 
+/// Starts \p Count thieves that steal from \p D until \p Done, counting
+/// each value they take in \p Stolen.
+std::vector<std::thread>
+startCountingThieves(int Count, Deque<Item> &D,
+                     std::vector<std::atomic<std::uint8_t>> &Stolen,
+                     std::atomic<bool> &Done) {
+  std::vector<std::thread> Threads;
+  for (int T = 0; T < Count; ++T)
+    Threads.emplace_back([&] {
+      while (!Done.load(std::memory_order_acquire)) {
+        std::uintptr_t V = 0;
+        StealResult R = stealOne(D, V);
+        if (R == StealResult::Success)
+          Stolen[V].fetch_add(1, std::memory_order_relaxed);
+        else if (R == StealResult::Empty)
+          std::this_thread::yield(); // back off, as an idle worker does
+      }
+    });
+  return Threads;
+}
+
 /// Runs each test in both fence modes where the build allows it.
 class DequeTest : public ::testing::TestWithParam<bool> {
 protected:
@@ -236,18 +257,7 @@ TEST_P(DequeTest, PushPopPairsRaceThievesForTheLastElement) {
   std::vector<std::atomic<std::uint8_t>> Owner(N + 1);
   std::vector<std::atomic<std::uint8_t>> Stolen(N + 1);
   std::atomic<bool> Done{false};
-  std::vector<std::thread> Threads;
-  for (int T = 0; T < Thieves; ++T)
-    Threads.emplace_back([&] {
-      while (!Done.load(std::memory_order_acquire)) {
-        std::uintptr_t V = 0;
-        StealResult R = stealOne(D, V);
-        if (R == StealResult::Success)
-          Stolen[V].fetch_add(1, std::memory_order_relaxed);
-        else if (R == StealResult::Empty)
-          std::this_thread::yield(); // back off, as an idle worker does
-      }
-    });
+  std::vector<std::thread> Threads = startCountingThieves(Thieves, D, Stolen, Done);
   for (std::uintptr_t I = 1; I <= N; ++I) {
     D.push(item(I));
     if (I % 64 == 0)
@@ -283,18 +293,7 @@ TEST_P(DequeTest, PopOwnedTellsTakenBackFromStolen) {
   for (std::uintptr_t V = 1; V <= Base; ++V)
     D.push(item(V));
   std::atomic<bool> Done{false};
-  std::vector<std::thread> Threads;
-  for (int T = 0; T < Thieves; ++T)
-    Threads.emplace_back([&] {
-      while (!Done.load(std::memory_order_acquire)) {
-        std::uintptr_t V = 0;
-        StealResult R = stealOne(D, V);
-        if (R == StealResult::Success)
-          Stolen[V].fetch_add(1, std::memory_order_relaxed);
-        else if (R == StealResult::Empty)
-          std::this_thread::yield();
-      }
-    });
+  std::vector<std::thread> Threads = startCountingThieves(Thieves, D, Stolen, Done);
   for (std::uintptr_t I = Base + 1; I <= N + Base; ++I) {
     D.push(item(I));
     if (I % 64 == 0)
