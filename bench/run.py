@@ -7,6 +7,8 @@ Each benchmark is a folder with one file per runtime sharing one input:
   NAME_tbb.cpp   -> "tbb"  (oneTBB task_group)
   NAME_omp.cpp   -> "omp"  (clang++ -fopenmp, LLVM libomp)
                     "gomp" (g++ -fopenmp, GCC libgomp)
+  NAME.h         -> optional: what the variants share (input, cutoffs,
+                    serial leaves, checks)
 Runs are interleaved (round r runs every configuration once) so that the
 noise of a shared machine falls on all of them alike; the table reports
 medians, ratios to the serial elision, and peak RSS. Results must agree with
@@ -35,6 +37,9 @@ CLANGXX = "/usr/lib/llvm-19/bin/clang++"
 # name -> command-line arguments (the input) and a short description.
 BENCHMARKS = {
     "fib": (["36"], "fib(36), no coarsening"),
+    "nqueens": (["12"], "nqueens(12), alloca'd boards, a spawn per safe column"),
+    "matmul": (["1024"], "1024^2 doubles, 32^3 leaves, no temporaries"),
+    "cilksort": (["10000000"], "10^7 longs, serial below 2048"),
 }
 
 
@@ -199,6 +204,12 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "benchmarks.md"))
     ap.add_argument("--plot", default=os.path.join(ROOT, "docs", "benchmarks.png"))
     a = ap.parse_args()
+    # A folder without an entry would silently drop out of the table.
+    folders = sorted(d for d in os.listdir(os.path.join(ROOT, "bench"))
+                     if os.path.exists(os.path.join(ROOT, "bench", d, f"{d}_cilk.cpp")))
+    missing = [d for d in folders if d not in BENCHMARKS]
+    if missing:
+        sys.exit(f"bench/{', bench/'.join(missing)}: no entry in BENCHMARKS")
     names = [n for n in a.only.split(",") if n]
     for n in names:
         if n not in BENCHMARKS:

@@ -43,16 +43,32 @@ inline long peak_rss_kb() {
 /// hoisted above the start of the timer nor sunk below its end.
 template <typename T> inline void launder(T &V) { asm volatile("" : "+r"(V) : : "memory"); }
 
-/// Times Kernel(Input) and prints the result line.
-template <typename Input, typename Kernel> void run(Input In, Kernel &&K) {
+/// Times Kernel(Input), then reduces what the kernel produced to the checked
+/// value with Digest, outside the timed region (a checksum of a sorted array
+/// or of a matrix), and prints the result line. Returns the checked value, so
+/// that the caller can compare it with what it expects.
+template <typename Input, typename Kernel, typename Digest>
+long long run(Input In, Kernel &&K, Digest &&D) {
   auto Start = std::chrono::steady_clock::now();
   launder(In);
-  auto Result = K(In);
-  launder(Result);
+  auto Out = K(In);
+  launder(Out);
   auto End = std::chrono::steady_clock::now();
   double Seconds = std::chrono::duration<double>(End - Start).count();
-  std::printf("bench: result=%lld seconds=%.6f rss_kb=%ld\n",
-              static_cast<long long>(Result), Seconds, peak_rss_kb());
+  long long Result = static_cast<long long>(D(Out));
+  std::printf("bench: result=%lld seconds=%.6f rss_kb=%ld\n", Result, Seconds, peak_rss_kb());
+  return Result;
+}
+
+/// Times Kernel(Input), whose return value is the checked value itself.
+template <typename Input, typename Kernel> long long run(Input In, Kernel &&K) {
+  return run(In, K, [](auto Out) { return Out; });
+}
+
+/// Reports a wrong result and gives the exit status for it.
+inline int mismatch(const char *What, long long Got, long long Expected) {
+  std::fprintf(stderr, "bench: WRONG %s: got %lld, expected %lld\n", What, Got, Expected);
+  return 1;
 }
 
 } // namespace bench

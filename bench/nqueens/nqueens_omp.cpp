@@ -1,0 +1,47 @@
+// nqueens on OpenMP tasks (built with clang's libomp and with gcc's libgomp):
+// the same recursion as nqueens_cilk.cpp, a task per safe column with its
+// own alloca'd board, one taskwait per node.
+#include "../common/bench.h"
+#include "nqueens.h"
+
+#include <alloca.h>
+#include <cstring>
+
+static int queens(int n, int j, const char *a) {
+  if (n == j)
+    return 1;
+  int *count = static_cast<int *>(alloca(n * sizeof(int)));
+  std::memset(count, 0, n * sizeof(int));
+  for (int i = 0; i < n; ++i) {
+    // A board per child: the child may still be reading its board while this
+    // loop writes the next candidate.
+    char *b = static_cast<char *>(alloca(j + 1));
+    std::memcpy(b, a, j);
+    b[j] = static_cast<char>(i);
+    if (nqueens::ok(j + 1, b)) {
+#pragma omp task firstprivate(count, i, n, j, b)
+      count[i] = queens(n, j + 1, b);
+    }
+  }
+#pragma omp taskwait
+  int solutions = 0;
+  for (int i = 0; i < n; ++i)
+    solutions += count[i];
+  return solutions;
+}
+
+int main(int argc, char **argv) {
+  long n = bench::arg(argc, argv, 1, nqueens::DefaultN);
+  if (n < 1 || n > nqueens::MaxN) {
+    std::fprintf(stderr, "usage: %s [n in 1..%ld]\n", argv[0], nqueens::MaxN);
+    return 2;
+  }
+  long r = bench::run(n, [](long n) {
+    int solutions = 0;
+#pragma omp parallel
+#pragma omp single
+    solutions = queens(static_cast<int>(n), 0, nqueens::Empty);
+    return solutions;
+  });
+  return r == nqueens::Known[n] ? 0 : bench::mismatch("solutions", r, nqueens::Known[n]);
+}
