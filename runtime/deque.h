@@ -173,7 +173,9 @@ private:
 
   /// Owner only: stores \p X in slot \p B and makes it stealable.
   void publish(Ring *R, std::int64_t B, T X) {
-    R->put(B, X);
+    // The owner's copy of the capacity (R's own, kept by grow()) saves the
+    // inlined push a dependent load.
+    R->slots[B & (capacity_ - 1)].store(X, std::memory_order_relaxed);
     // Release: a thief that sees the new bottom sees the element, and
     // everything the owner wrote before the push (the frame's contents).
     bottom_.store(B + 1, std::memory_order_release);
