@@ -23,9 +23,11 @@
 // its end marker. What it uses from the parent becomes the context: the
 // parent's locals by address, since the iterations share the enclosing
 // frame (Cilk semantics), and values by copy. The index, the loop variable
-// and every local of the body are allocas used only inside the region,
-// which CodeExtractor sinks into the new function, so each running chunk
-// has its own. Two kinds of parent allocas are used inside and outside the
+// and every local of the body are allocas used only inside the region; they
+// move into the new function, so each running chunk has its own. (The pass
+// moves them itself: CodeExtractor sinks only an alloca with exactly one
+// lifetime start and end, and a local that an exception path also ends has
+// two ends; it would become a shared input.) Two kinds of parent allocas are used inside and outside the
 // region without being shared data: Clang's function-wide slots for
 // exceptions and cleanup destinations. Any parent alloca that the region
 // always writes before it reads, and that the parent writes again before it
@@ -34,8 +36,11 @@
 //
 // The front end keeps the region closed: no break, return or goto leaves
 // the body, and in C++ a catch-all in each iteration catches what it
-// throws. Clang shares a few terminal blocks between scopes (the terminate
-// handler); each one the region reaches is cloned into it.
+// throws. Two edges still leave it. The catch-all's __cxa_end_catch is an
+// invoke when the loop sits in a try block or a scope with destructors; it
+// throws only if the exception's destructor does, and then terminates here,
+// as under noexcept. And Clang shares a few terminal blocks between scopes
+// (the terminate handler); each one the region reaches is cloned into it.
 //
 // Runs first in LowerSpawnsPass: a body that spawns leaves spawn marks in
 // the new function, which is then lowered like any spawning function.
@@ -124,9 +129,11 @@ private:
   bool prepare();
   bool collectRegion();
   bool cloneSharedExits();
+  void terminateEscapingUnwinds();
   bool checkRegion();
   bool hoistBounds();
   void privatizeTemporaries();
+  void moveLocalsIntoRegion();
   void hideTypeIds();
   void restoreTypeIds();
   Function *buildChunk(Function *Body, CallInst *Call);
@@ -143,6 +150,8 @@ private:
   SetVector<BasicBlock *> Blocks;
   CallInst *Lo = nullptr, *Hi = nullptr; // in the parent, before the loop
   SmallVector<std::pair<CallInst *, Function *>, 2> TypeIds;
+  SmallVector<InvokeInst *, 2> Escaping; // unwind edges out of catch-alls
+  SmallVector<AllocaInst *, 16> Locals;   // the region's own allocas
 };
 
 void LoopOutliner::fail(const Twine &Msg) {
@@ -199,12 +208,30 @@ bool LoopOutliner::prepare() {
   return true;
 }
 
+/// Whether \p BB is (part of) the catch-all handler of a parallel loop.
+bool isCatchAllHandler(const BasicBlock &BB) {
+  return any_of(BB, [](const Instruction &I) {
+    const auto *Call = dyn_cast<CallInst>(&I);
+    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    return Callee && Callee->getName() == PforCatchName;
+  });
+}
+
+/// Every block reachable from the loop's start without passing its end,
+/// except through the unwind edge out of a catch-all handler (which
+/// terminateEscapingUnwinds closes).
 bool LoopOutliner::collectRegion() {
   Blocks.insert(Entry);
-  for (unsigned I = 0; I < Blocks.size(); ++I)
-    for (BasicBlock *Succ : successors(Blocks[I]))
-      if (Succ != Exit)
+  for (unsigned I = 0; I < Blocks.size(); ++I) {
+    BasicBlock *BB = Blocks[I];
+    auto *Invoke = dyn_cast<InvokeInst>(BB->getTerminator());
+    bool LeavesHandler = Invoke && isCatchAllHandler(*BB);
+    if (LeavesHandler)
+      Escaping.push_back(Invoke);
+    for (BasicBlock *Succ : successors(BB))
+      if (Succ != Exit && !(LeavesHandler && Succ == Invoke->getUnwindDest()))
         Blocks.insert(Succ);
+  }
   if (Blocks.count(&F.getEntryBlock()) || Blocks.count(Begin->getParent())) {
     fail("its blocks reach the code before it");
     return false;
@@ -244,6 +271,33 @@ bool LoopOutliner::cloneSharedExits() {
     Blocks.insert(Copy);
   }
   return true;
+}
+
+/// Sends the unwind edges that leave the catch-alls (collectRegion) to a
+/// landing pad in the region that terminates the program.
+void LoopOutliner::terminateEscapingUnwinds() {
+  if (Escaping.empty())
+    return;
+  LLVMContext &C = M.getContext();
+  BasicBlock *Terminate = BasicBlock::Create(C, "weft.pfor.terminate", &F);
+  IRBuilder<> B(Terminate);
+  Type *Ptr = PointerType::getUnqual(C);
+  LandingPadInst *Pad =
+      B.CreateLandingPad(StructType::get(Ptr, Type::getInt32Ty(C)), 1);
+  Pad->addClause(ConstantPointerNull::get(PointerType::getUnqual(C)));
+  FunctionCallee Terminator =
+      M.getOrInsertFunction("_ZSt9terminatev", Type::getVoidTy(C));
+  if (auto *Decl = dyn_cast<Function>(Terminator.getCallee())) {
+    Decl->setDoesNotReturn();
+    Decl->setDoesNotThrow();
+  }
+  B.CreateCall(Terminator);
+  B.CreateUnreachable();
+  for (InvokeInst *Invoke : Escaping) {
+    Invoke->getUnwindDest()->removePredecessor(Invoke->getParent());
+    Invoke->setUnwindDest(Terminate);
+  }
+  Blocks.insert(Terminate);
 }
 
 /// The region must leave only through its end: no return, no unwinding,
@@ -328,6 +382,21 @@ void LoopOutliner::privatizeTemporaries() {
   }
 }
 
+/// Moves the parent's allocas that only the region uses to the region's
+/// first block; buildChunk puts them in the new function's entry block.
+void LoopOutliner::moveLocalsIntoRegion() {
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *Slot = dyn_cast<AllocaInst>(&I);
+        Slot && all_of(Slot->users(), [&](User *U) {
+          auto *UI = dyn_cast<Instruction>(U);
+          return UI && Blocks.count(UI->getParent());
+        }))
+      Locals.push_back(Slot);
+  Instruction *Front = &*Entry->getFirstInsertionPt();
+  for (AllocaInst *Slot : Locals)
+    Slot->moveBefore(Front);
+}
+
 /// CodeExtractor refuses regions with llvm.eh.typeid.for (outlining it
 /// apart from its landing pads miscompiles, llvm.org/PR39545). The region
 /// holds the landing pads too, so the calls are hidden behind a
@@ -370,6 +439,10 @@ Function *LoopOutliner::buildChunk(Function *Body, CallInst *Call) {
   Chunk->setSubprogram(Body->getSubprogram());
   Body->setSubprogram(nullptr);
   Chunk->splice(Chunk->end(), Body);
+  // Static allocas again, each chunk's own (moveLocalsIntoRegion).
+  BasicBlock &ChunkEntry = Chunk->getEntryBlock();
+  for (AllocaInst *Slot : reverse(Locals))
+    Slot->moveBefore(ChunkEntry, ChunkEntry.getFirstInsertionPt());
   Argument *CtxArg = Chunk->getArg(0);
   CtxArg->setName("ctx");
   Chunk->getArg(1)->setName("lo");
@@ -416,12 +489,17 @@ Function *LoopOutliner::buildChunk(Function *Body, CallInst *Call) {
 }
 
 void LoopOutliner::run() {
-  if (!prepare() || !collectRegion() || !cloneSharedExits() || !checkRegion() ||
-      !hoistBounds()) {
+  if (!prepare() || !collectRegion() || !cloneSharedExits()) {
+    runSerially();
+    return;
+  }
+  terminateEscapingUnwinds();
+  if (!checkRegion() || !hoistBounds()) {
     runSerially();
     return;
   }
   privatizeTemporaries();
+  moveLocalsIntoRegion();
   hideTypeIds();
   DominatorTree DT(F);
   CodeExtractor Extractor(Blocks.getArrayRef(), &DT, /*AggregateArgs=*/false,

@@ -142,9 +142,12 @@ public:
     Toks.push_back(makeToken(PP, tok::r_paren, Loc));
     Toks.push_back(makeToken(PP, tok::kw_default, Loc, "default"));
     Toks.push_back(makeToken(PP, tok::colon, Loc));
-    // The grain's tokens were macro-expanded as they were lexed here.
-    PP.EnterTokenStream(Toks, /*DisableMacroExpansion=*/true,
-                        /*IsReinject=*/false);
+    // The preprocessor keeps the tokens it is given, so they must be its
+    // own. The grain's tokens were macro-expanded as they were lexed here.
+    auto Owned = std::make_unique<Token[]>(Toks.size());
+    std::copy(Toks.begin(), Toks.end(), Owned.get());
+    PP.EnterTokenStream(std::move(Owned), Toks.size(),
+                        /*DisableMacroExpansion=*/true, /*IsReinject=*/false);
   }
 };
 
