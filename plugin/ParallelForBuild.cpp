@@ -48,6 +48,9 @@ Expr *ParallelLoopBuilder::ref(VarDecl *V) {
 }
 
 /// \p E converted to the scalar type \p T (an implicit cast: no warning).
+/// The cast is always a node of its own: Sema's ImpCastExprToType would
+/// fold `(unsigned long long)(unsigned char)x` into one cast, dropping the
+/// truncation that the wrapping arithmetic needs.
 Expr *ParallelLoopBuilder::to(Expr *E, QualType T) {
   if (!E)
     return nullptr;
@@ -59,8 +62,8 @@ Expr *ParallelLoopBuilder::to(Expr *E, QualType T) {
   CastKind Kind = S.PrepareScalarCast(R, T);
   if (!R.isUsable())
     return nullptr;
-  R = S.ImpCastExprToType(R.get(), T, Kind);
-  return R.isUsable() ? R.get() : nullptr;
+  return ImplicitCastExpr::Create(Ctx, T, Kind, R.get(), nullptr, VK_PRValue,
+                                  FPOptionsOverride());
 }
 
 Expr *ParallelLoopBuilder::lit(QualType T, uint64_t V) {
