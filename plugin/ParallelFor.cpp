@@ -60,6 +60,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ValueHandle.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/CodeExtractor.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
@@ -139,6 +141,7 @@ private:
   Function *buildChunk(Function *Body, CallInst *Call);
   void fail(const Twine &Msg);
   void runSerially();
+  void lowerCatches();
 
   CallInst *Begin;
   Function &F;
@@ -163,6 +166,27 @@ void LoopOutliner::fail(const Twine &Msg) {
       F, "weft: " + Text, Begin->getDebugLoc(), DS_Error));
 }
 
+/// The catch-all's marker becomes the runtime's __weft_pfor_catch(slot).
+void LoopOutliner::lowerCatches() {
+  SmallVector<CallInst *, 2> Caught;
+  for (Instruction &I : instructions(F))
+    if (isMarkerCall(I, PforCaughtName, Id))
+      Caught.push_back(cast<CallInst>(&I));
+  if (Caught.empty())
+    return;
+  LLVMContext &C = M.getContext();
+  FunctionCallee Catch = M.getOrInsertFunction(
+      PforCatchName, Type::getVoidTy(C), PointerType::getUnqual(C));
+  if (auto *Decl = dyn_cast<Function>(Catch.getCallee()))
+    Decl->setDoesNotThrow();
+  for (CallInst *Call : Caught) {
+    CallInst *Runtime =
+        CallInst::Create(Catch, {Call->getArgOperand(0)}, "", Call);
+    Runtime->setDebugLoc(Call->getDebugLoc());
+    Call->eraseFromParent();
+  }
+}
+
 /// After an error: the loop runs serially over [0, n), so that the IR stays
 /// valid (the compilation fails anyway).
 void LoopOutliner::runSerially() {
@@ -184,6 +208,7 @@ void LoopOutliner::runSerially() {
   }
   for (Instruction *I : Dead)
     I->eraseFromParent();
+  lowerCatches();
 }
 
 /// Finds the end marker and cuts the loop's blocks free of its neighbours:
@@ -208,24 +233,21 @@ bool LoopOutliner::prepare() {
   return true;
 }
 
-/// Whether \p BB is (part of) the catch-all handler of a parallel loop.
-bool isCatchAllHandler(const BasicBlock &BB) {
-  return any_of(BB, [](const Instruction &I) {
-    const auto *Call = dyn_cast<CallInst>(&I);
-    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-    return Callee && Callee->getName() == PforCatchName;
-  });
-}
-
 /// Every block reachable from the loop's start without passing its end,
-/// except through the unwind edge out of a catch-all handler (which
-/// terminateEscapingUnwinds closes).
+/// except through the unwind edge out of the loop's catch-all handler
+/// (which terminateEscapingUnwinds closes). The handler of a loop nested
+/// in this one unwinds into this one's: that edge stays in the region.
 bool LoopOutliner::collectRegion() {
+  auto IsHandler = [&](const BasicBlock &BB) {
+    return any_of(BB, [&](const Instruction &I) {
+      return isMarkerCall(I, PforCaughtName, Id);
+    });
+  };
   Blocks.insert(Entry);
   for (unsigned I = 0; I < Blocks.size(); ++I) {
     BasicBlock *BB = Blocks[I];
     auto *Invoke = dyn_cast<InvokeInst>(BB->getTerminator());
-    bool LeavesHandler = Invoke && isCatchAllHandler(*BB);
+    bool LeavesHandler = Invoke && IsHandler(*BB);
     if (LeavesHandler)
       Escaping.push_back(Invoke);
     for (BasicBlock *Succ : successors(BB))
@@ -298,6 +320,9 @@ void LoopOutliner::terminateEscapingUnwinds() {
     Invoke->setUnwindDest(Terminate);
   }
   Blocks.insert(Terminate);
+  // The landing pads only those edges reached are dead now; they must not
+  // look like a second way into an enclosing loop's region.
+  EliminateUnreachableBlocks(F);
 }
 
 /// The region must leave only through its end: no return, no unwinding,
@@ -494,6 +519,7 @@ void LoopOutliner::run() {
     return;
   }
   terminateEscapingUnwinds();
+  lowerCatches();
   if (!checkRegion() || !hoistBounds()) {
     runSerially();
     return;
@@ -541,13 +567,24 @@ bool outlineParallelLoops(Module &M) {
   // Iterations catch their own exceptions: nothing unwinds through it.
   if (auto *Decl = dyn_cast<Function>(Runtime.getCallee()))
     Decl->setDoesNotThrow();
-  SmallVector<CallInst *, 4> Loops;
+  // Dead blocks would look like outside predecessors of a region.
+  SmallPtrSet<Function *, 8> Holders;
+  for (User *U : Marker->users())
+    if (auto *Call = dyn_cast<CallInst>(U))
+      Holders.insert(Call->getFunction());
+  for (Function *F : Holders)
+    EliminateUnreachableBlocks(*F);
+  // Outlining one loop may delete blocks (and markers) of no other loop,
+  // but the handles make sure.
+  SmallVector<WeakTrackingVH, 4> Loops;
   for (User *U : Marker->users())
     if (auto *Call = dyn_cast<CallInst>(U); Call && Call->getCalledFunction() == Marker)
       Loops.push_back(Call);
-  for (CallInst *Loop : Loops)
-    LoopOutliner(Loop, Runtime).run();
-  for (StringRef Name : {PforMarkerName, PforLoName, PforHiName, PforEndName})
+  for (WeakTrackingVH &Loop : Loops)
+    if (auto *Call = dyn_cast_or_null<CallInst>(Loop))
+      LoopOutliner(Call, Runtime).run();
+  for (StringRef Name :
+       {PforMarkerName, PforLoName, PforHiName, PforEndName, PforCaughtName})
     if (Function *Decl = M.getFunction(Name); Decl && Decl->use_empty())
       Decl->eraseFromParent();
   return true;

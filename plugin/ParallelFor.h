@@ -14,8 +14,10 @@
 // subrange [lo, hi) and replaces it with a call to the runtime's
 // __weft_parallel_for (runtime/parallel_for.cpp), which splits [0, n)
 // recursively with spawns. In C++ with exceptions an iteration's exception
-// is caught inside the loop and kept in a slot of the parent
-// (__weft_pfor_catch), and rethrown after the loop (__weft_pfor_rethrow).
+// is caught inside the loop (a catch-all calling __weft_pfor_caught(slot,
+// loc), which the pass turns into the runtime's __weft_pfor_catch(slot))
+// and kept in a slot of the parent, then rethrown after the loop
+// (__weft_pfor_rethrow).
 //
 // Only LLVM types cross this header, so that the pass builds without Clang.
 //
@@ -33,6 +35,7 @@ inline constexpr const char *PforMarkerName = "__weft_pfor";
 inline constexpr const char *PforLoName = "__weft_pfor_lo";
 inline constexpr const char *PforHiName = "__weft_pfor_hi";
 inline constexpr const char *PforEndName = "__weft_pfor_end";
+inline constexpr const char *PforCaughtName = "__weft_pfor_caught";
 inline constexpr const char *PforCatchName = "__weft_pfor_catch";
 inline constexpr const char *PforRethrowName = "__weft_pfor_rethrow";
 inline constexpr const char *PforRuntimeName = "__weft_parallel_for";

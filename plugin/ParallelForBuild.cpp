@@ -323,7 +323,8 @@ bool ParallelLoopBuilder::build(Expr *Grain) {
       return false;
     Prologue.push_back(new (Ctx) DeclStmt(DeclGroupRef(Exception), Loc, Loc));
     ExprResult Slot = S.BuildUnaryOp(nullptr, Loc, UO_AddrOf, ref(Exception));
-    CatchCall = call(Callees.Catch, {Slot.isUsable() ? Slot.get() : nullptr});
+    CatchCall =
+        call(Callees.Catch, {Slot.isUsable() ? Slot.get() : nullptr, id()});
     RethrowCall = call(Callees.Rethrow, {ref(Exception)});
     if (!CatchCall || !RethrowCall)
       return false;

@@ -15,7 +15,7 @@
 //         T i = __weft_begin + __weft_index * <stride>;  // the user's i
 //         do body while (0);                           // continue ends it
 //         <sync, if the body spawns>
-//       } catch (...) { __weft_pfor_catch(&__weft_exception); break; }
+//       } catch (...) { __weft_pfor_caught(&__weft_exception, loc); break; }
 //     __weft_pfor_end(loc);
 //     __weft_pfor_rethrow(__weft_exception);           // C++ with exceptions
 //   }

@@ -315,7 +315,12 @@ void BodyChecker::visit(const Stmt *S) {
     report(S->getBeginLoc(),
            "the body of a cilk_for cannot suspend a coroutine");
   if (isa<BlockExpr>(S))
-    return; // a function of its own; a lambda's children are its captures
+    return; // a function of its own
+  if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+    for (const Expr *Init : Lambda->capture_inits())
+      visit(Init); // its body is a function of its own
+    return;
+  }
   bool IsLoop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
   bool IsSwitch = isa<SwitchStmt>(S);
   Loops += IsLoop;

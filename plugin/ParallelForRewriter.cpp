@@ -81,8 +81,8 @@ const PforCallees &SpawnRewriter::pforCallees() {
   Pfor.Lo = makeMarker(PforLoName, ULL, {Id});
   Pfor.Hi = makeMarker(PforHiName, ULL, {Id});
   Pfor.End = makeMarker(PforEndName, Ctx.VoidTy, {Id});
-  Pfor.Catch = makeMarker(PforCatchName, Ctx.VoidTy,
-                          {Ctx.getPointerType(Ctx.VoidPtrTy)});
+  Pfor.Catch = makeMarker(PforCaughtName, Ctx.VoidTy,
+                          {Ctx.getPointerType(Ctx.VoidPtrTy), Id});
   // Rethrows, after the loop, the first exception an iteration threw.
   Pfor.Rethrow = makeMarker(PforRethrowName, Ctx.VoidTy, {Ctx.VoidPtrTy},
                             /*MayThrow=*/true);
