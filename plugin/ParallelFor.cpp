@@ -454,8 +454,9 @@ Function *LoopOutliner::buildChunk(Function *Body, CallInst *Call) {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
   auto *ChunkTy = FunctionType::get(Type::getVoidTy(C), {Ptr, I64, I64}, false);
-  Function *Chunk = Function::Create(ChunkTy, GlobalValue::InternalLinkage,
-                                     F.getName() + ".weft.pfor", M);
+  Function *Chunk =
+      Function::Create(ChunkTy, GlobalValue::InternalLinkage, "", M);
+  Chunk->takeName(Body); // <parent>.weft.pfor
   Chunk->setAttributes(AttributeList::get(
       C, AttributeList::FunctionIndex,
       AttrBuilder(C, Body->getAttributes().getFnAttrs())));
@@ -481,8 +482,7 @@ Function *LoopOutliner::buildChunk(Function *Body, CallInst *Call) {
       Captured.push_back(Actual);
     }
   StructType *CtxTy = StructType::get(C, Fields);
-  IRBuilder<> In(&Chunk->getEntryBlock(),
-                 Chunk->getEntryBlock().getFirstInsertionPt());
+  IRBuilder<> In(&ChunkEntry, ChunkEntry.getFirstNonPHIOrDbgOrAlloca());
   unsigned Field = 0;
   for (unsigned I = 0, E = Call->arg_size(); I != E; ++I) {
     Value *Actual = Call->getArgOperand(I);
