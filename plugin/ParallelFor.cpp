@@ -32,7 +32,11 @@
 // exceptions and cleanup destinations. Any parent alloca that the region
 // always writes before it reads, and that the parent writes again before it
 // reads after the loop, is given a private copy in the region: nothing can
-// tell, and chunks no longer race on it.
+// tell, and chunks no longer race on it. And a parent local whose
+// address never escapes and that the region only reads is passed by value:
+// while the loop runs the parent waits and nothing else can reach it, and
+// a value, unlike an address, lets LLVM keep it in a register (and
+// vectorize the loop) as it would serially.
 //
 // The front end keeps the region closed: no break, return or goto leaves
 // the body, and in C++ a catch-all in each iteration catches what it
@@ -135,6 +139,7 @@ private:
   bool checkRegion();
   bool hoistBounds();
   void privatizeTemporaries();
+  void passReadOnlyLocalsByValue();
   void moveLocalsIntoRegion();
   void hideTypeIds();
   void restoreTypeIds();
@@ -407,6 +412,48 @@ void LoopOutliner::privatizeTemporaries() {
   }
 }
 
+/// Whether \p Slot is used only by plain loads and stores of it, and
+/// lifetime markers: no other code can reach it.
+static bool isUnescapedLocal(AllocaInst *Slot) {
+  return all_of(Slot->users(), [&](User *U) {
+    if (auto *L = dyn_cast<LoadInst>(U))
+      return L->isSimple();
+    if (auto *S = dyn_cast<StoreInst>(U))
+      return S->isSimple() && S->getValueOperand() != Slot;
+    auto *II = dyn_cast<IntrinsicInst>(U);
+    return II && II->isLifetimeStartOrEnd();
+  });
+}
+
+void LoopOutliner::passReadOnlyLocalsByValue() {
+  Instruction *Before = Begin->getParent()->getTerminator();
+  for (Instruction &I : F.getEntryBlock()) {
+    auto *Slot = dyn_cast<AllocaInst>(&I);
+    if (!Slot || !isUnescapedLocal(Slot))
+      continue;
+    SmallVector<LoadInst *, 4> Reads;
+    bool Writes = false;
+    for (User *U : Slot->users()) {
+      auto *UI = cast<Instruction>(U);
+      if (!Blocks.count(UI->getParent()))
+        continue;
+      auto *L = dyn_cast<LoadInst>(UI);
+      if (L && L->getType() == Slot->getAllocatedType())
+        Reads.push_back(L);
+      else if (!isa<IntrinsicInst>(UI))
+        Writes = true; // a store, or a load of another type
+    }
+    if (Writes || Reads.empty())
+      continue;
+    auto *Value = new LoadInst(Slot->getAllocatedType(), Slot,
+                               Slot->getName() + ".weft.value", Before);
+    for (LoadInst *L : Reads) {
+      L->replaceAllUsesWith(Value);
+      L->eraseFromParent();
+    }
+  }
+}
+
 /// Moves the parent's allocas that only the region uses to the region's
 /// first block; buildChunk puts them in the new function's entry block.
 void LoopOutliner::moveLocalsIntoRegion() {
@@ -525,6 +572,7 @@ void LoopOutliner::run() {
     return;
   }
   privatizeTemporaries();
+  passReadOnlyLocalsByValue();
   moveLocalsIntoRegion();
   hideTypeIds();
   DominatorTree DT(F);

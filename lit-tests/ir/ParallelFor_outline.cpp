@@ -1,7 +1,8 @@
 // Verify that the front end turns a cilk_for into a serial loop over an
 // index between markers that name the loop, and that weft-lower-spawns
 // outlines it into an internal function over a subrange: the parent fills
-// a context with the addresses of the locals the body shares, and calls
+// a context with the addresses of the locals the body shares (the values
+// of those it only reads and whose address never escapes), and calls
 // the runtime's __weft_parallel_for with the trip count, the grain (from
 // `#pragma cilk grainsize`, 0 for the default), the outlined function and
 // the context; the outlined function reads the context, starts its own
@@ -38,8 +39,9 @@ void fill(long *out, int n, long k) {
 // MARKS: call void @__weft_pfor_end(i32 noundef [[ID]])
 
 // FILL-LABEL: define {{.*}} @_Z4fillPlil(
-// FILL: %weft.pfor.ctx = alloca { ptr{{.*}} }
-// FILL: store ptr %{{.*}}, ptr %{{.*}}
+// FILL: %weft.pfor.ctx = alloca { i32, i64, ptr, ptr }
+// FILL: %[[OUT:.*]] = load ptr, ptr
+// FILL: store ptr %[[OUT]], ptr %{{.*}}
 // FILL: call void @__weft_parallel_for(i64 %{{.*}}, i64 64, ptr @_Z4fillPlil.weft.pfor, ptr %weft.pfor.ctx)
 // FILL-NOT: @_Z1gl(
 // FILL: ret void
