@@ -168,6 +168,12 @@ bool SpawnRewriter::rewriteParallelLoop(Stmt *&S, ForStmt *Loop, Expr *Grain,
     error(M.Written, "internal error: cilk_for needs the plugin's Sema");
     return false;
   }
+  // The constant evaluator runs the body as written, and cannot call the
+  // runtime: a constexpr function keeps its loop serial.
+  if (Walk.Function->isConstexprSpecified() || Walk.Function->isConsteval()) {
+    warning(M.Written, "cilk_for in a constexpr function runs serially");
+    return false;
+  }
 
   auto *Fn = const_cast<FunctionDecl *>(Walk.Function);
   ParallelLoopBuilder Builder(*SemaRef, Fn, *Form, pforCallees());

@@ -6,9 +6,12 @@
 // that leaves the loop or changes the loop variable, a header that spawns,
 // a range-based loop, a goto or a case label into the body, misplaced or
 // malformed grainsize pragmas and attributes, and an iterator that is not
-// random-access. Correct loops (continue, break inside inner loops and
-// switches, spawns synced in the body) get no diagnostic.
+// random-access, and (C++20) a body that suspends a coroutine. Correct
+// loops (continue, break inside inner loops and switches, spawns synced in
+// the body) get no diagnostic; a loop in a constexpr function gets a
+// warning that it runs serially.
 // RUN: %clangxx -fplugin=%plugin -fsyntax-only -Xclang -verify -ferror-limit=0 %s
+// RUN: %clangxx -std=c++20 -fplugin=%plugin -fsyntax-only -Xclang -verify -ferror-limit=0 %s
 #include <cilk/cilk.h>
 #include <vector>
 
@@ -112,3 +115,29 @@ template <typename T> void in_template(T n) {
   cilk_for (T i = 0; i < n; i *= 2) f(i); // expected-error {{the step of a cilk_for must be}}
 }
 template void in_template<int>(int);
+
+constexpr int constant_sum(int n) {
+  int s = 0;
+  cilk_for (int i = 0; i < n; ++i) // expected-warning {{cilk_for in a constexpr function runs serially}}
+    s += i;
+  return s;
+}
+static_assert(constant_sum(4) == 6, "evaluated as written");
+
+#if __cplusplus >= 202002L
+#include <coroutine>
+struct Task {
+  struct promise_type {
+    Task get_return_object() { return {}; }
+    std::suspend_never initial_suspend() { return {}; }
+    std::suspend_never final_suspend() noexcept { return {}; }
+    void return_void() {}
+    void unhandled_exception() {}
+  };
+};
+Task suspends(int n) {
+  cilk_for (int i = 0; i < n; ++i) {
+    co_await std::suspend_never{}; // expected-error {{the body of a cilk_for cannot suspend a coroutine}}
+  }
+}
+#endif
