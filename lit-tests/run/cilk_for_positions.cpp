@@ -4,10 +4,14 @@
 // and generic lambdas, a user macro that expands to a cilk_for, the
 // weft_for keyword and the [[weft::parallel_for]] attribute, an unbraced
 // loop under an `if` with an `else` after a grainsize pragma, and a loop in
-// a constructor. Each loop's result is compared with the serial elision.
+// a constructor, and (C++20) a coroutine. Each loop's result is compared
+// with the serial elision.
 // RUN: %clangxx -O2 -Wno-unknown-pragmas -Wno-unknown-attributes %s -o %t.serial
 // RUN: %weftcxx -O2 -Wall -Wextra -Werror %s -o %t
 // RUN: %run-check %t %t.serial
+// RUN: %clangxx -std=c++20 -O2 -Wno-unknown-pragmas -Wno-unknown-attributes %s -o %t.20.serial
+// RUN: %weftcxx -std=c++20 -O1 %s -o %t.20
+// RUN: %run-check %t.20 %t.20.serial
 // RUN: %weftcxx -O0 %s -o %t.o0
 // RUN: %run-check %t.o0 %t.serial
 // RUN: %weftcxx -O1 -S -emit-llvm %s -o - | FileCheck --check-prefix=LOWERED %s
@@ -52,6 +56,37 @@ struct Grid {
     return t;
   }
 };
+
+#if __cplusplus >= 202002L
+#include <coroutine>
+
+// A coroutine with a cilk_for between its suspension points.
+struct Task {
+  struct promise_type {
+    long value = 0;
+    Task get_return_object() {
+      return Task{std::coroutine_handle<promise_type>::from_promise(*this)};
+    }
+    std::suspend_never initial_suspend() { return {}; }
+    std::suspend_always final_suspend() noexcept { return {}; }
+    void return_value(long v) { value = v; }
+    void unhandled_exception() {}
+  };
+  std::coroutine_handle<promise_type> handle;
+  ~Task() { handle.destroy(); }
+};
+
+Task coroutine(int k) {
+  long out[200] = {0};
+  co_await std::suspend_never{};
+  cilk_for (int i = 0; i < 200; ++i)
+    out[i] = long(i) * k;
+  long s = 0;
+  for (long v : out)
+    s += v;
+  co_return s;
+}
+#endif
 
 #define PARALLEL_FILL(arr, n, value)                                           \
   cilk_for (int fill_i = 0; fill_i < (n); ++fill_i) (arr)[fill_i] = (value)
@@ -107,5 +142,9 @@ int main() {
   for (long v : arr)
     s += v;
   std::printf("unbraced under if/else: %ld\n", s);
+#if __cplusplus >= 202002L
+  Task t = coroutine(3);
+  std::printf("coroutine: %ld\n", t.handle.promise().value);
+#endif
   return 0;
 }
