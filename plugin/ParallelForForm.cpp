@@ -200,6 +200,11 @@ bool readStep(LoopForm &F, LoopProblems &Problems) {
     Problems.push_back({Loc, StepForm});
     return false;
   }
+  if (F.Stride && !F.Stride->getType()->isIntegralOrUnscopedEnumerationType()) {
+    Problems.push_back({F.Stride->getBeginLoc(),
+                        "the stride of a cilk_for must be an integer"});
+    return false;
+  }
   F.Step = *Step;
   return true;
 }
@@ -357,9 +362,22 @@ bool refersTo(const Stmt *S, const VarDecl *Var) {
   return false;
 }
 
+/// Whether Clang already rejected part of the header (its errors are
+/// enough).
+bool headerHasErrors(const ForStmt *Loop) {
+  auto Broken = [](const Expr *E) { return E && E->containsErrors(); };
+  const auto *DS = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+  const auto *Var =
+      DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+  return Broken(Loop->getCond()) || Broken(Loop->getInc()) ||
+         (Var && (Var->isInvalidDecl() || Broken(Var->getInit())));
+}
+
 std::optional<LoopForm> analyzeLoopHeader(ASTContext &Ctx, ForStmt *Loop,
                                           bool Dependent,
                                           LoopProblems &Problems) {
+  if (headerHasErrors(Loop))
+    return std::nullopt;
   LoopForm F;
   F.Loop = Loop;
   F.Var = loopVariable(Loop, Problems);

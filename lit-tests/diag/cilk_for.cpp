@@ -38,6 +38,8 @@ void header(int n) {
   cilk_for (int i = n; i > 0; i += 2) f(i); // expected-error {{moves the loop variable away from its limit}}
   cilk_for (int i = 0; i < n; i -= 1) f(i); // expected-error {{moves the loop variable away from its limit}}
   cilk_for (int i = 0; i < n; i += 0) f(i); // expected-error {{the step of a cilk_for cannot be zero}}
+  cilk_for (int i = 0; i < n; i += 1.5) f(i); // expected-error {{the stride of a cilk_for must be an integer}}
+  cilk_for (const int i = 0; i < n; ++i) f(i); // expected-error {{cannot assign to variable 'i' with const-qualified type}} expected-note {{declared const here}}
   cilk_for (int i = cilk_spawn f(n); i < n; ++i) f(i); // expected-error {{the header of a cilk_for cannot spawn}}
 }
 
