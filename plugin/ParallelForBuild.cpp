@@ -273,7 +273,14 @@ Expr *ParallelLoopBuilder::countWhenEntered(Expr *Count, Expr *NonZeroStep) {
                 lit(Ctx.UnsignedLongLongTy, 0));
 }
 
-bool ParallelLoopBuilder::build(Expr *Grain) {
+/// Appends `T Name = ...;` for \p V to the statements before the loop.
+void ParallelLoopBuilder::addToPrologue(VarDecl *V) {
+  Prologue.push_back(new (Ctx) DeclStmt(DeclGroupRef(V), Loc, Loc));
+}
+
+/// __weft_begin, __weft_limit and __weft_stride: the header's values,
+/// evaluated once, in the order the serial loop first evaluates them.
+bool ParallelLoopBuilder::declareHeaderValues() {
   // The loop variable's initialiser moves to __weft_begin; the variable
   // itself becomes each iteration's own.
   QualType VarT = F.Var->getType();
@@ -283,52 +290,49 @@ bool ParallelLoopBuilder::build(Expr *Grain) {
   Begin->setImplicit();
   Begin->setInit(F.Var->getInit());
   Begin->setInitStyle(F.Var->getInitStyle());
-  Prologue.push_back(new (Ctx) DeclStmt(DeclGroupRef(Begin), Loc, Loc));
+  addToPrologue(Begin);
 
   // An iterator's limit and stride are copied from the values the user's
   // operators received; a built-in comparison's limit keeps its conversion
   // to the comparison's type, which the integer formulas rely on.
   bool Iterator = F.Kind == LoopVarKind::Iterator;
   Expr *LimitInit = Iterator ? F.Limit->IgnoreImplicit() : F.Limit;
-  QualType LimitT = LimitInit->getType().getNonReferenceType().getUnqualifiedType();
+  QualType LimitT =
+      LimitInit->getType().getNonReferenceType().getUnqualifiedType();
   if (LimitT->isArrayType() || LimitT->isFunctionType())
     LimitT = Ctx.getDecayedType(LimitT);
   Limit = declare("__weft_limit", LimitT, LimitInit, F.HeaderCleanups);
   if (!Limit)
     return false;
-  Prologue.push_back(new (Ctx) DeclStmt(DeclGroupRef(Limit), Loc, Loc));
-  if (F.Stride) {
-    Expr *StrideInit = Iterator ? F.Stride->IgnoreImplicit() : F.Stride;
-    QualType StrideT =
-        StrideInit->getType().getNonReferenceType().getUnqualifiedType();
-    Stride = declare("__weft_stride", StrideT, StrideInit, F.HeaderCleanups);
-    if (!Stride || !StrideT->isIntegerType())
-      return false;
-    Prologue.push_back(new (Ctx) DeclStmt(DeclGroupRef(Stride), Loc, Loc));
-  }
-
-  Index = declare("__weft_index", Ctx.UnsignedLongLongTy,
-                  call(Callees.Lo, {id()}));
-  if (!Index)
+  addToPrologue(Limit);
+  if (!F.Stride)
+    return true;
+  Expr *StrideInit = Iterator ? F.Stride->IgnoreImplicit() : F.Stride;
+  QualType StrideT =
+      StrideInit->getType().getNonReferenceType().getUnqualifiedType();
+  Stride = declare("__weft_stride", StrideT, StrideInit, F.HeaderCleanups);
+  if (!Stride || !StrideT->isIntegerType())
     return false;
-  bool Built = F.Kind == LoopVarKind::Integer ? buildIntegerLoop()
-                                              : buildDifferenceLoop();
-  if (!Built)
-    return false;
-  Prologue.push_back(new (Ctx) DeclStmt(DeclGroupRef(Count), Loc, Loc));
+  addToPrologue(Stride);
+  return true;
+}
 
-  if (Ctx.getLangOpts().CXXExceptions) {
-    Exception = declare("__weft_exception", Ctx.VoidPtrTy, lit(Ctx.IntTy, 0));
-    if (!Exception)
-      return false;
-    Prologue.push_back(new (Ctx) DeclStmt(DeclGroupRef(Exception), Loc, Loc));
-    ExprResult Slot = S.BuildUnaryOp(nullptr, Loc, UO_AddrOf, ref(Exception));
-    CatchCall =
-        call(Callees.Catch, {Slot.isUsable() ? Slot.get() : nullptr, id()});
-    RethrowCall = call(Callees.Rethrow, {ref(Exception)});
-    if (!CatchCall || !RethrowCall)
-      return false;
-  }
+/// C++ with exceptions: the slot an iteration's exception waits in, and
+/// the calls that fill it and rethrow from it.
+bool ParallelLoopBuilder::declareExceptionSlot() {
+  Exception = declare("__weft_exception", Ctx.VoidPtrTy, lit(Ctx.IntTy, 0));
+  if (!Exception)
+    return false;
+  addToPrologue(Exception);
+  ExprResult Slot = S.BuildUnaryOp(nullptr, Loc, UO_AddrOf, ref(Exception));
+  CatchCall =
+      call(Callees.Catch, {Slot.isUsable() ? Slot.get() : nullptr, id()});
+  RethrowCall = call(Callees.Rethrow, {ref(Exception)});
+  return CatchCall && RethrowCall;
+}
+
+/// The markers and the loop's own header over __weft_index.
+bool ParallelLoopBuilder::buildMarkers(Expr *Grain) {
   Expr *GrainArg = Grain ? Grain : lit(Ctx.LongLongTy, 0);
   Expr *Marker = call(Callees.Marker, {ref(Count), GrainArg, id()});
   LoopCond = bin(BO_LT, ref(Index), call(Callees.Hi, {id()}));
@@ -338,7 +342,26 @@ bool ParallelLoopBuilder::build(Expr *Grain) {
   if (!Marker || !LoopCond || !LoopInc || !EndCall)
     return false;
   Prologue.push_back(Marker);
+  return true;
+}
 
+bool ParallelLoopBuilder::build(Expr *Grain) {
+  if (!declareHeaderValues())
+    return false;
+  Index = declare("__weft_index", Ctx.UnsignedLongLongTy,
+                  call(Callees.Lo, {id()}));
+  if (!Index)
+    return false;
+  bool Built = F.Kind == LoopVarKind::Integer ? buildIntegerLoop()
+                                              : buildDifferenceLoop();
+  if (!Built)
+    return false;
+  addToPrologue(Count);
+  if (Ctx.getLangOpts().CXXExceptions && !declareExceptionSlot())
+    return false;
+  if (!buildMarkers(Grain))
+    return false;
+  // Last, so that a failure above leaves the loop as it was.
   F.Var->setInit(nullptr);
   F.Var->setInitStyle(VarDecl::CInit);
   S.AddInitializerToDecl(F.Var, IterationInit, /*DirectInit=*/false);

@@ -54,6 +54,11 @@ public:
   unsigned prologueSize() const { return Prologue.size(); }
 
 private:
+  bool declareHeaderValues();
+  bool declareExceptionSlot();
+  bool buildMarkers(clang::Expr *Grain);
+  void addToPrologue(clang::VarDecl *V);
+
   // Integer loop variables: modular arithmetic in an unsigned type.
   bool buildIntegerLoop();
   clang::Expr *wrap(clang::Expr *E);
