@@ -6,18 +6,19 @@
 // LLVM's CodeExtractor, and replaces it with a call to the runtime, which
 // splits [0, n) recursively and spawns the halves (runtime/parallel_for.cpp):
 //
-//   ; before                                 ; after
-//   call @__weft_pfor(i64 %n, i64 %g, i32 L) %ctx = alloca { ptr }
-//   %lo = call i64 @__weft_pfor_lo(i32 L)    store ptr %shared, ptr %ctx
-//   store i64 %lo, ptr %k                    call @__weft_parallel_for(i64 %n,
-//   br %for.cond                               i64 %g, ptr @f.weft.pfor, ptr %ctx)
-// for.cond:                                  br %exit
-//   %hi = call i64 @__weft_pfor_hi(i32 L)
-//   ... body uses %shared ...                define internal void
-// for.end:                                     @f.weft.pfor(ptr %ctx, i64 %lo, i64 %hi)
-//   call @__weft_pfor_end(i32 L)               %shared = load ptr, ptr %ctx
-//                                              store i64 %lo, ptr %k ; its own %k
-//                                              ... for.cond compares with %hi ...
+//   ; before                              ; after
+//   call @__weft_pfor(i64 %n, i64 %g,     %ctx = alloca { ptr }
+//                     i32 L)              store ptr %shared, ptr %ctx
+//   %lo = call @__weft_pfor_lo(i32 L)     call @__weft_parallel_for(i64 %n,
+//   store i64 %lo, ptr %k                   i64 %g, ptr @f.weft.pfor, ptr %ctx)
+//   br %for.cond                          br %exit
+// for.cond:
+//   %hi = call @__weft_pfor_hi(i32 L)     define internal void @f.weft.pfor(
+//   ... body uses %shared ...                 ptr %ctx, i64 %lo, i64 %hi)
+// for.end:                                  %k = alloca i64      ; its own %k
+//   call @__weft_pfor_end(i32 L)            %shared = load ptr, ptr %ctx
+//                                           store i64 %lo, ptr %k
+//                                           ... for.cond compares with %hi
 //
 // The region is every block reachable from the loop's start without passing
 // its end marker. What it uses from the parent becomes the context: the
@@ -169,7 +170,6 @@ bool LoopOutliner::prepare() {
   return true;
 }
 
-
 /// The runtime's chunk function `void(ptr ctx, i64 lo, i64 hi)`: the
 /// outlined body, whose other inputs come from the context, and the
 /// parent's side that fills the context.
@@ -278,7 +278,6 @@ void LoopOutliner::run() {
   ++NumParallelLoops;
 }
 
-
 bool outlineParallelLoops(Module &M) {
   Function *Marker = M.getFunction(PforMarkerName);
   if (!Marker)
@@ -301,7 +300,8 @@ bool outlineParallelLoops(Module &M) {
   // but the handles make sure.
   SmallVector<WeakTrackingVH, 4> Loops;
   for (User *U : Marker->users())
-    if (auto *Call = dyn_cast<CallInst>(U); Call && Call->getCalledFunction() == Marker)
+    if (auto *Call = dyn_cast<CallInst>(U);
+        Call && Call->getCalledFunction() == Marker)
       Loops.push_back(Call);
   for (WeakTrackingVH &Loop : Loops)
     if (auto *Call = dyn_cast_or_null<CallInst>(Loop))

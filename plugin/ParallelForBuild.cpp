@@ -169,8 +169,9 @@ Expr *ParallelLoopBuilder::integerCount() {
   if (F.Cmp != BO_NE)
     return movesDown() ? stepCount(Down(), DownStep(), Arith)
                        : stepCount(Up(), integerStride(), Arith);
-  Expr *UpCount = to(bin(BO_Div, Up(), integerStride()), Ctx.UnsignedLongLongTy);
-  Expr *DownCount = to(bin(BO_Div, Down(), DownStep()), Ctx.UnsignedLongLongTy);
+  QualType ULL = Ctx.UnsignedLongLongTy;
+  Expr *UpCount = to(bin(BO_Div, Up(), integerStride()), ULL);
+  Expr *DownCount = to(bin(BO_Div, Down(), DownStep()), ULL);
   // Which way `i != limit` goes is the sign of the stride; an unsigned s
   // counts as positive.
   bool SignedStride =

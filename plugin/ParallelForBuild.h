@@ -1,4 +1,4 @@
-//===- ParallelForBuild.h - A parallel loop's canonical form, built by Sema ===//
+//===- ParallelForBuild.h - A parallel loop's canonical form, by Sema -----===//
 //
 // ParallelForRewriter.cpp replaces each parallel loop with
 //
@@ -81,7 +81,8 @@ private:
                    clang::Expr *R);
   clang::Expr *negate(clang::Expr *E);
   clang::Expr *choose(clang::Expr *Cond, clang::Expr *Then, clang::Expr *Else);
-  clang::Expr *call(clang::FunctionDecl *Fn, llvm::ArrayRef<clang::Expr *> Args);
+  clang::Expr *call(clang::FunctionDecl *Fn,
+                    llvm::ArrayRef<clang::Expr *> Args);
   clang::Expr *id();
   clang::VarDecl *declare(llvm::StringRef Name, clang::QualType T,
                           clang::Expr *Init, bool Cleanups = false);

@@ -367,8 +367,9 @@ bool refersTo(const Stmt *S, const VarDecl *Var) {
 bool headerHasErrors(const ForStmt *Loop) {
   auto Broken = [](const Expr *E) { return E && E->containsErrors(); };
   const auto *DS = dyn_cast_or_null<DeclStmt>(Loop->getInit());
-  const auto *Var =
-      DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+  const auto *Var = DS && DS->isSingleDecl()
+                        ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                        : nullptr;
   return Broken(Loop->getCond()) || Broken(Loop->getInc()) ||
          (Var && (Var->isInvalidDecl() || Broken(Var->getInit())));
 }

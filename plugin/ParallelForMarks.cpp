@@ -97,7 +97,7 @@ bool mayBeInFunctionBody() {
   return !S || !S->CurContext || !S->CurContext->isFileContext();
 }
 
-/// `#pragma cilk grainsize N` and OpenCilk's older `#pragma cilk grainsize = N`.
+/// `#pragma cilk grainsize N`, and OpenCilk's older `... grainsize = N`.
 class CilkPragmaHandler : public PragmaHandler {
 public:
   CilkPragmaHandler() : PragmaHandler("cilk") {}

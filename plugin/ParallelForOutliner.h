@@ -63,8 +63,10 @@ private:
   llvm::SetVector<llvm::BasicBlock *> Blocks;
   llvm::CallInst *Lo = nullptr, *Hi = nullptr; // in the parent, before the loop
   llvm::SmallVector<std::pair<llvm::CallInst *, llvm::Function *>, 2> TypeIds;
-  llvm::SmallVector<llvm::InvokeInst *, 2> Escaping; // unwind edges out of catch-alls
-  llvm::SmallVector<llvm::AllocaInst *, 16> Locals;   // the region's own allocas
+  // Unwind edges out of the loop's catch-all handler (collectRegion).
+  llvm::SmallVector<llvm::InvokeInst *, 2> Escaping;
+  // The region's own allocas, moved from the parent's entry block.
+  llvm::SmallVector<llvm::AllocaInst *, 16> Locals;
 };
 
 } // namespace weft

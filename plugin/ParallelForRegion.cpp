@@ -40,7 +40,8 @@ bool readBeforeWritten(AllocaInst *Slot, BasicBlock *From, Pred Follow) {
     for (Instruction &I : *BB) {
       if (auto *L = dyn_cast<LoadInst>(&I); L && L->getPointerOperand() == Slot)
         return true;
-      if (auto *S = dyn_cast<StoreInst>(&I); S && S->getPointerOperand() == Slot) {
+      if (auto *S = dyn_cast<StoreInst>(&I);
+          S && S->getPointerOperand() == Slot) {
         Written = true;
         break;
       }
@@ -54,6 +55,18 @@ bool readBeforeWritten(AllocaInst *Slot, BasicBlock *From, Pred Follow) {
   return false;
 }
 
+/// Whether \p Slot is used only by plain loads and stores of it, and
+/// lifetime markers: no other code can reach it.
+bool isUnescapedLocal(AllocaInst *Slot) {
+  return all_of(Slot->users(), [&](User *U) {
+    if (auto *L = dyn_cast<LoadInst>(U))
+      return L->isSimple();
+    if (auto *S = dyn_cast<StoreInst>(U))
+      return S->isSimple() && S->getValueOperand() != Slot;
+    auto *II = dyn_cast<IntrinsicInst>(U);
+    return II && II->isLifetimeStartOrEnd();
+  });
+}
 
 } // namespace
 
@@ -231,19 +244,6 @@ void LoopOutliner::privatizeTemporaries() {
   }
 }
 
-/// Whether \p Slot is used only by plain loads and stores of it, and
-/// lifetime markers: no other code can reach it.
-static bool isUnescapedLocal(AllocaInst *Slot) {
-  return all_of(Slot->users(), [&](User *U) {
-    if (auto *L = dyn_cast<LoadInst>(U))
-      return L->isSimple();
-    if (auto *S = dyn_cast<StoreInst>(U))
-      return S->isSimple() && S->getValueOperand() != Slot;
-    auto *II = dyn_cast<IntrinsicInst>(U);
-    return II && II->isLifetimeStartOrEnd();
-  });
-}
-
 void LoopOutliner::passReadOnlyLocalsByValue() {
   Instruction *Before = Begin->getParent()->getTerminator();
   for (Instruction &I : F.getEntryBlock()) {
@@ -312,6 +312,5 @@ void LoopOutliner::restoreTypeIds() {
       P && P->use_empty())
     P->eraseFromParent();
 }
-
 
 } // namespace weft

@@ -154,8 +154,8 @@ bool SpawnRewriter::rewriteParallelLoop(Stmt *&S, ForStmt *Loop, Expr *Grain,
   checkLoopBody(Loop->getBody(), Form ? Form->Var : nullptr, Problems);
   if (!Walk.Dependent)
     checkJumpsIntoLoop(Walk.Body, Loop, Problems);
-  for (const Stmt *Part : {Loop->getInit(), static_cast<Stmt *>(Loop->getCond()),
-                           static_cast<Stmt *>(Loop->getInc())})
+  const Stmt *Header[] = {Loop->getInit(), Loop->getCond(), Loop->getInc()};
+  for (const Stmt *Part : Header)
     if (headerSpawns(Part))
       Problems.push_back({Part->getBeginLoc(),
                           "the header of a cilk_for cannot spawn: it runs "

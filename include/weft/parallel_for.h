@@ -1,4 +1,4 @@
-/*===- weft/parallel_for.h - weft::parallel_for, a library parallel loop ---===*\
+/*===- weft/parallel_for.h - weft::parallel_for, a library parallel loop --===*\
  *
  *   #include <weft/parallel_for.h>
  *   weft::parallel_for(0, n, [&](long i) { out[i] = f(i); });
