@@ -53,7 +53,8 @@ extern "C" {
 
 /// The default grain for \p N iterations.
 std::uint64_t __weft_pfor_grain(std::uint64_t N) {
-  std::uint64_t Pieces = 8 * std::uint64_t(weft::config().nworkers);
+  // The count weft_set_nworkers may have changed, as the pool will have it.
+  std::uint64_t Pieces = 8 * std::uint64_t(weft::nworkers_setting().get());
   return std::clamp<std::uint64_t>((N + Pieces - 1) / Pieces, 1, 2048);
 }
 

@@ -4,7 +4,8 @@
 // `#pragma cilk grainsize` (an expression of run-time values, 1, larger
 // than the loop, the `= N` spelling), the default grain for a loop shorter
 // than it, and the loop variable taken by address inside the body (each
-// iteration has its own). At -O0 and -O2 and under AddressSanitizer.
+// iteration has its own). At -O0 and -O2, under AddressSanitizer, and
+// without exceptions.
 // RUN: %clangxx -O2 -Wno-unknown-pragmas %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t
 // RUN: %run-check %t %t.serial
@@ -12,6 +13,8 @@
 // RUN: %run-check %t.o0 %t.serial
 // RUN: %weftcxx -O1 -fsanitize=address %s -o %t.asan
 // RUN: %run-check %t.asan %t.serial
+// RUN: %weftcxx -O2 -fno-exceptions %s -o %t.noexc
+// RUN: %run-check %t.noexc %t.serial
 // RUN: %weftcxx -O1 -S -emit-llvm %s -o - | FileCheck --check-prefix=LOWERED %s
 // LOWERED: call void @__weft_parallel_for(
 #include <cilk/cilk.h>

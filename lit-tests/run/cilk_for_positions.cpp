@@ -4,8 +4,9 @@
 // and generic lambdas, a user macro that expands to a cilk_for, the
 // weft_for keyword and the [[weft::parallel_for]] attribute, an unbraced
 // loop under an `if` with an `else` after a grainsize pragma, and a loop in
-// a constructor, and (C++20) a coroutine. Each loop's result is compared
-// with the serial elision.
+// a constructor, inside and around cilk_scope blocks (a continue leaving a
+// scope in the body), and (C++20) a coroutine. Each loop's result is
+// compared with the serial elision.
 // RUN: %clangxx -O2 -Wno-unknown-pragmas -Wno-unknown-attributes %s -o %t.serial
 // RUN: %weftcxx -O2 -Wall -Wextra -Werror %s -o %t
 // RUN: %run-check %t %t.serial
@@ -93,6 +94,8 @@ Task coroutine(int k) {
 
 static volatile int flag = 1;
 
+static long twice(long v) { return 2 * v; }
+
 int main() {
   std::printf("templates: %d %ld %llu\n", sum_to(1000), sum_to(100000L),
               sum_to(5000ull));
@@ -142,6 +145,21 @@ int main() {
   for (long v : arr)
     s += v;
   std::printf("unbraced under if/else: %ld\n", s);
+  long scoped[64] = {0};
+  cilk_scope {
+    cilk_for (int i = 0; i < 64; ++i) {
+      cilk_scope {
+        scoped[i] = cilk_spawn twice(i);
+        if (i % 3 == 0)
+          continue; // leaves the scope: its child is done first
+      }
+      scoped[i] += 1;
+    }
+  }
+  s = 0;
+  for (long v : scoped)
+    s += v;
+  std::printf("scopes: %ld\n", s);
 #if __cplusplus >= 202002L
   Task t = coroutine(3);
   std::printf("coroutine: %ld\n", t.handle.promise().value);
