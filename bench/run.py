@@ -4,7 +4,7 @@
 Each benchmark is a folder with one file per runtime sharing one input:
   NAME_cilk.cpp  -> "serial" (clang++ -O2, no plugin: the serial elision)
                     and "weft" (weft-clang++ -O2)
-  NAME_tbb.cpp   -> "tbb"  (oneTBB task_group)
+  NAME_tbb.cpp   -> "tbb"  (oneTBB: task_group, parallel_for)
   NAME_omp.cpp   -> "omp"  (clang++ -fopenmp, LLVM libomp)
                     "gomp" (g++ -fopenmp, GCC libgomp)
   NAME.h         -> optional: what the variants share (input, cutoffs,
@@ -40,6 +40,7 @@ BENCHMARKS = {
     "nqueens": (["12"], "nqueens(12), alloca'd boards, a spawn per safe column"),
     "matmul": (["1024"], "1024^2 doubles, 32^3 leaves, no temporaries"),
     "cilksort": (["10000000"], "10^7 longs, serial below 2048"),
+    "cilkfor": (["4194304"], "flat parallel loop, 2^22 irregular iterations"),
 }
 
 

@@ -76,6 +76,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LowerSpawns.h"
+#include "ParallelFor.h"
 #include "SourceErrors.h"
 #include "SpawnLowering.h"
 
@@ -231,12 +232,16 @@ void collectSyncs(Function &F, Function *Marker,
 namespace weft {
 
 PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
+  // First, so that a parallel loop whose body spawns becomes a spawning
+  // function of its own (ParallelFor.cpp).
+  bool Outlined = outlineParallelLoops(M);
   Function *SpawnMarker = M.getFunction(SpawnMarkerName);
   Function *ObjectMarker = M.getFunction(ObjectMarkerName);
   Function *SyncMarker = M.getFunction(SyncMarkerName);
   bool HidTLS = hideThreadLocalAddresses(M);
   if (!SpawnMarker && !ObjectMarker && !SyncMarker)
-    return HidTLS ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    return HidTLS || Outlined ? PreservedAnalyses::none()
+                              : PreservedAnalyses::all();
 
   SmallVector<Function *, 16> Worklist;
   for (Function *Marker : {SpawnMarker, ObjectMarker, SyncMarker})

@@ -6,6 +6,8 @@
 //   x = cilk_spawn f(a);        cilk_sync;    cilk_scope { ... }
 //                               (headers: _Pragma("weft spawn"), ...)
 //   #pragma weft spawn          (on the line before the statement)
+// and `cilk_for` (`_Pragma("weft for") for`) marks the loop whose `for`
+// keyword follows; ParallelForMarks.cpp has the other loop spellings.
 // A statement attribute is dropped once recorded (Clang has no statement
 // attribute hook for plugins; diagAppertainsToStmt sees the real node), so no
 // unknown-attribute warning and no AttributedStmt remain.
@@ -159,11 +161,11 @@ void takeTarget(Preprocessor &PP, const Token &Tok) {
   Pending.clear();
 }
 
-/// `#pragma weft spawn|sync|scope`, also reached through _Pragma from the
-/// keyword macros. The target is the first token the parser sees after the
-/// pragma: `f` in `x = cilk_spawn f(a)`, wherever the keyword and the call
-/// were written; the statement's first token for the directive form; the
-/// block's `{` for a scope.
+/// `#pragma weft spawn|sync|scope|for`, also reached through _Pragma from
+/// the keyword macros. The target is the first token the parser sees after
+/// the pragma: `f` in `x = cilk_spawn f(a)`, wherever the keyword and the
+/// call were written; the statement's first token for the directive form;
+/// the block's `{` for a scope; the loop's `for` for a cilk_for.
 class WeftPragmaHandler : public PragmaHandler {
 public:
   WeftPragmaHandler() : PragmaHandler("weft") {}
@@ -181,6 +183,8 @@ public:
         Kind = MarkKind::Sync;
       else if (Name == "scope")
         Kind = MarkKind::Scope;
+    } else if (Word.is(tok::kw_for)) {
+      Kind = MarkKind::For;
     }
     Token Tok = Word;
     while (Tok.isNot(tok::eod))
@@ -189,7 +193,7 @@ public:
     if (!Kind) {
       D.Report(Word.getLocation(),
                D.getCustomDiagID(DiagnosticsEngine::Error,
-                                 "expected 'spawn', 'sync' or 'scope' "
+                                 "expected 'spawn', 'sync', 'scope' or 'for' "
                                  "after '#pragma weft'"));
       return;
     }
@@ -210,4 +214,4 @@ static ParsedAttrInfoRegistry::Add<weft::SyncAttrInfo>
 static ParsedAttrInfoRegistry::Add<weft::ScopeAttrInfo>
     ScopeAttr("weft-scope", "[[weft::scope]] { ... }: sync at the block's end");
 static PragmaHandlerRegistry::Add<weft::WeftPragmaHandler>
-    WeftPragma("weft", "#pragma weft spawn|sync|scope");
+    WeftPragma("weft", "#pragma weft spawn|sync|scope|for");

@@ -26,4 +26,9 @@ Mark *MarkTable::find(MarkKind Kind, clang::SourceLocation Loc) {
   return It == Marks.end() ? nullptr : &It->second;
 }
 
+clang::Sema *&parsingSema() {
+  static clang::Sema *S = nullptr;
+  return S;
+}
+
 } // namespace weft

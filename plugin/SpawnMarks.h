@@ -15,10 +15,17 @@
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseMap.h"
 
+namespace clang {
+class Sema;
+}
+
 namespace weft {
 
-/// A scope mark targets the `{` of the block whose end syncs (cilk_scope).
-enum class MarkKind { Spawn, Sync, Scope };
+/// Spawn and Sync mark a call and an empty statement; Scope targets the
+/// `{` of the block whose end syncs (cilk_scope); For marks a loop (its
+/// `for` keyword), Grainsize the `switch` that `#pragma cilk grainsize`
+/// puts around one (ParallelForMarks.cpp).
+enum class MarkKind { Spawn, Sync, Scope, For, Grainsize };
 
 struct Mark {
   MarkKind Kind;
@@ -46,6 +53,10 @@ public:
 private:
   llvm::DenseMap<std::pair<unsigned, unsigned>, Mark> Marks;
 };
+
+/// The Sema parsing this translation unit (set by the plugin's consumer),
+/// for pragma handlers that must know whether they are inside a function.
+clang::Sema *&parsingSema();
 
 } // namespace weft
 

@@ -159,6 +159,8 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
     (Walk.Spawns || Walk.LoopDepth ? Walk.Returns : Walk.EarlyReturns)
         .push_back(&S);
   Walk.HasLabels |= isa<LabelStmt>(S);
+  if (walkParallelLoop(S, Walk)) // ParallelForRewriter.cpp
+    return;
   if (auto *Try = dyn_cast<CXXTryStmt>(S)) {
     walkTry(Try, Walk);
     return;
@@ -520,15 +522,28 @@ Expr *SpawnRewriter::makeSpawnEndCall(SourceLocation Loc) {
 
 void SpawnRewriter::reportUnmatched() {
   Marks.forEachUnmatched([&](const Mark &M) {
-    if (M.Kind == MarkKind::Spawn)
+    switch (M.Kind) {
+    case MarkKind::Spawn:
       error(M.Written, "a spawn must be followed by a function call inside a "
                        "function body");
-    else if (M.Kind == MarkKind::Sync)
+      break;
+    case MarkKind::Sync:
       error(M.Written, "a sync must be a statement of its own ('cilk_sync;') "
                        "inside a function body");
-    else
+      break;
+    case MarkKind::Scope:
       error(M.Written, "a scope must be followed by a block "
                        "('cilk_scope { ... }') inside a function body");
+      break;
+    case MarkKind::For:
+      error(M.Written, "cilk_for must be followed by a for loop inside a "
+                       "function body ('cilk_for (int i = 0; i < n; ++i)')");
+      break;
+    case MarkKind::Grainsize:
+      error(M.Written, "'#pragma cilk grainsize' must be followed by a "
+                       "cilk_for loop");
+      break;
+    }
   });
 }
 

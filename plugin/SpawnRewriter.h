@@ -29,6 +29,7 @@
 #ifndef WEFT_PLUGIN_SPAWNREWRITER_H
 #define WEFT_PLUGIN_SPAWNREWRITER_H
 
+#include "ParallelForForm.h"
 #include "SpawnMarks.h"
 
 #include "clang/AST/ASTContext.h"
@@ -40,11 +41,18 @@
 #include <set>
 #include <string>
 
+namespace clang {
+class Sema;
+}
+
 namespace weft {
 
 class SpawnRewriter {
 public:
   explicit SpawnRewriter(clang::ASTContext &Ctx);
+
+  /// Sema builds the parallel loops' expressions (ParallelForRewriter.cpp).
+  void setSema(clang::Sema &S) { SemaRef = &S; }
 
   /// Rewrites the marks inside every function body in \p D (a top-level
   /// declaration, a class, a namespace, or a template instantiation).
@@ -142,6 +150,15 @@ private:
   void noteUnsupported(clang::Stmt *S, BodyWalk &Walk);
   void reportUnsupported(BodyWalk &Walk);
 
+  // ParallelForRewriter.cpp
+  bool walkParallelLoop(clang::Stmt *&S, BodyWalk &Walk);
+  bool rewriteParallelLoop(clang::Stmt *&S, clang::ForStmt *Loop,
+                           clang::Expr *Grain, const Mark &M, BodyWalk &Walk);
+  clang::CompoundStmt *walkIteration(clang::VarDecl *Var, clang::Stmt *Body,
+                                     BodyWalk &Outer);
+  bool headerSpawns(const clang::Stmt *S);
+  const PforCallees &pforCallees();
+
   // PatternSharing.cpp
   static void collectPatternNodes(const clang::FunctionDecl *FD,
                                   llvm::DenseSet<const clang::Stmt *> &Nodes);
@@ -179,7 +196,9 @@ private:
   clang::SourceLocation fileLoc(clang::SourceLocation Loc) const;
 
   clang::ASTContext &Ctx;
+  clang::Sema *SemaRef = nullptr;
   MarkTable &Marks;
+  PforCallees Pfor; // created with the first parallel loop
   clang::FunctionDecl *SpawnMarker;
   clang::FunctionDecl *SyncMarker;
   clang::FunctionDecl *ObjectMarker;

@@ -21,6 +21,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/SemaConsumer.h"
 #include "llvm/Passes/PassBuilder.h"
 
 using namespace clang;
@@ -43,7 +44,7 @@ bool reportAtSource(DiagnosticsEngine &Diags, unsigned Raw, StringRef Msg) {
   return true;
 }
 
-class WeftConsumer : public ASTConsumer {
+class WeftConsumer : public SemaConsumer {
 public:
   /// The pass runs from CodeGen's consumer, after this one's callbacks and
   /// before the consumers are destroyed, so the hook lives as long as this
@@ -53,10 +54,29 @@ public:
       return reportAtSource(Diags, Raw, Msg);
     };
   }
-  ~WeftConsumer() override { sourceErrorHook() = nullptr; }
+  ~WeftConsumer() override {
+    sourceErrorHook() = nullptr;
+    parsingSema() = nullptr;
+  }
 
   void Initialize(ASTContext &Ctx) override {
     Rewriter = std::make_unique<SpawnRewriter>(Ctx);
+    if (S)
+      Rewriter->setSema(*S);
+  }
+
+  /// Parallel loops are rebuilt with Sema (ParallelForRewriter.cpp), and
+  /// `#pragma cilk grainsize` asks it where the parser is.
+  void InitializeSema(Sema &Actions) override {
+    S = &Actions;
+    parsingSema() = &Actions;
+    if (Rewriter)
+      Rewriter->setSema(Actions);
+  }
+
+  void ForgetSema() override {
+    S = nullptr;
+    parsingSema() = nullptr;
   }
 
   bool HandleTopLevelDecl(DeclGroupRef DG) override {
@@ -75,6 +95,7 @@ public:
 
 private:
   std::unique_ptr<SpawnRewriter> Rewriter;
+  Sema *S = nullptr;
 };
 
 class WeftAction : public PluginASTAction {

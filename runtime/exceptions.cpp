@@ -85,4 +85,23 @@ void __weft_catch(void *FramePtr, void *Exn) {
   rethrowHeld(Held);
 }
 
+/// Parallel loops (plugin/ParallelForBuild.h): an iteration's catch-all
+/// keeps the exception in the slot of the loop's parent, the first to
+/// arrive winning as for spawned children, and ends its chunk.
+void __weft_pfor_catch(void **Slot) {
+  auto *Box = new std::exception_ptr(std::current_exception());
+  void *Empty = nullptr;
+  // Release: the parent's load after the loop sees the exception_ptr built
+  // (the loop's sync orders it after every iteration).
+  if (!__atomic_compare_exchange_n(Slot, &Empty, Box, /*weak=*/false,
+                                   __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+    delete Box;
+}
+
+/// After the loop: rethrows the exception an iteration left, if any.
+void __weft_pfor_rethrow(void *Held) {
+  if (Held)
+    rethrowHeld(Held);
+}
+
 } // extern "C"

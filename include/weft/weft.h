@@ -21,6 +21,10 @@
  * The attribute spelling means the same: [[weft::spawn]] x = f(n);,
  * [[weft::sync]]; and [[weft::scope]] { ... } (C++11 and C23 attribute
  * syntax).
+ *
+ * weft_for (int i = 0; i < n; ++i) body  runs the iterations in parallel
+ * (OpenCilk's cilk_for; [[weft::parallel_for]] for (...) is the attribute
+ * spelling). Without the plugin it is an ordinary for loop.
 \*===----------------------------------------------------------------------===*/
 #ifndef WEFT_WEFT_H
 #define WEFT_WEFT_H
@@ -29,10 +33,12 @@
 #define weft_spawn _Pragma("weft spawn")
 #define weft_sync _Pragma("weft sync")
 #define weft_scope _Pragma("weft scope")
+#define weft_for _Pragma("weft for") for
 #else
 #define weft_spawn
 #define weft_sync
 #define weft_scope
+#define weft_for for
 #endif
 
 #endif /* WEFT_WEFT_H */

@@ -89,7 +89,7 @@ long in_macro(long n) {
   return x;
 }
 
-#pragma weft fork // expected-error {{expected 'spawn', 'sync' or 'scope' after '#pragma weft'}}
+#pragma weft fork // expected-error {{expected 'spawn', 'sync', 'scope' or 'for' after '#pragma weft'}}
 
 // expected-error@+1 {{spawn, sync or scope mark at end of file}}
 #pragma weft spawn

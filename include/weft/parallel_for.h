@@ -1,0 +1,70 @@
+/*===- weft/parallel_for.h - weft::parallel_for, a library parallel loop --===*\
+ *
+ *   #include <weft/parallel_for.h>
+ *   weft::parallel_for(0, n, [&](long i) { out[i] = f(i); });
+ *   weft::parallel_for(v.begin(), v.end(), [](auto it) { *it += 1; }, 64);
+ *
+ * Calls body(i) for every i in [lo, hi), in parallel, and returns when all
+ * calls have returned. Index is an integer, a pointer or a random-access
+ * iterator; grain is the most iterations one piece runs serially (0: the
+ * runtime's default, min(2048, ceil(n / 8P)) for P workers). An exception
+ * from a call surfaces here once the other pieces are done.
+ *
+ * For C++ code that prefers a library call to the cilk_for keyword (which
+ * the plugin lowers the same way). Compiled with the Weft plugin, the range
+ * is split recursively with spawns; compiled by any other compiler it is a
+ * serial loop, the serial elision.
+\*===----------------------------------------------------------------------===*/
+#ifndef WEFT_PARALLEL_FOR_H
+#define WEFT_PARALLEL_FOR_H
+
+#include <weft/weft.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__weft__)
+extern "C" std::uint64_t __weft_pfor_grain(std::uint64_t n);
+#endif
+
+namespace weft {
+namespace detail {
+
+#if defined(__weft__)
+/// Spawns the upper half and keeps splitting the lower one, so that a
+/// thief takes the largest piece left (the same recursion as cilk_for's,
+/// runtime/parallel_for.cpp).
+template <typename Index, typename Body>
+void parallel_for_split(Index lo, Index hi, const Body &body,
+                        std::uint64_t grain) {
+  while (static_cast<std::uint64_t>(hi - lo) > grain) {
+    Index mid = lo + (hi - lo) / 2;
+    weft_spawn parallel_for_split(mid, hi, body, grain);
+    hi = mid;
+  }
+  for (; lo != hi; ++lo)
+    body(lo);
+  weft_sync;
+}
+#endif
+
+} // namespace detail
+
+template <typename Index, typename Body>
+void parallel_for(Index lo, Index hi, Body body, std::size_t grain = 0) {
+#if defined(__weft__)
+  if (!(lo < hi))
+    return;
+  std::uint64_t n = static_cast<std::uint64_t>(hi - lo);
+  detail::parallel_for_split(lo, hi, body,
+                             grain ? grain : __weft_pfor_grain(n));
+#else
+  (void)grain;
+  for (; lo < hi; ++lo)
+    body(lo);
+#endif
+}
+
+} // namespace weft
+
+#endif /* WEFT_PARALLEL_FOR_H */

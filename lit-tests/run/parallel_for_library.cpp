@@ -1,0 +1,65 @@
+// Verify weft::parallel_for (<weft/parallel_for.h>): integer, unsigned,
+// pointer and iterator ranges, empty and reversed ranges, an explicit grain,
+// a body that spawns, and an exception from the body surfacing at the call.
+// With the plugin it splits the range with spawns (the stats show them);
+// without it, it is a serial loop.
+// RUN: %clangxx -O2 %s -o %t.serial
+// RUN: %weftcxx -O2 %s -o %t
+// RUN: %run-check %t %t.serial
+// RUN: %weftcxx -O0 %s -o %t.o0
+// RUN: %run-check %t.o0 %t.serial
+// RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %t 2>&1 | FileCheck %s
+// CHECK: weft-stats: workers=2 threads=2 spawns={{[1-9][0-9]*}} steals={{[1-9][0-9]*}}
+#include <weft/parallel_for.h>
+#include <weft/weft.h>
+
+#include <atomic>
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+long fib(long n) {
+  if (n < 2)
+    return n;
+  long x = weft_spawn fib(n - 1);
+  long y = fib(n - 2);
+  weft_sync;
+  return x + y;
+}
+
+int main() {
+  std::vector<long> out(100000);
+  weft::parallel_for(0L, long(out.size()), [&](long i) { out[i] = i % 7; });
+  long s = 0;
+  for (long v : out)
+    s += v;
+  std::printf("integers: %ld\n", s);
+
+  weft::parallel_for(out.begin(), out.end(),
+                     [](std::vector<long>::iterator it) { *it *= 3; }, 16);
+  weft::parallel_for(out.data(), out.data() + 10, [](long *p) { *p = 100; });
+  s = 0;
+  for (long v : out)
+    s += v;
+  std::printf("iterators and pointers: %ld\n", s);
+
+  std::atomic<long> calls{0};
+  weft::parallel_for(5u, 3u, [&](unsigned) { ++calls; });
+  weft::parallel_for(7, 7, [&](int) { ++calls; });
+  std::printf("empty ranges: %ld\n", calls.load());
+
+  std::atomic<long> fibs{0};
+  weft::parallel_for(0, 200, [&](int i) { fibs += fib(i % 20); }, 1);
+  std::printf("spawning body: %ld\n", fibs.load());
+
+  try {
+    weft::parallel_for(0, 1000, [](int i) {
+      if (i == 700)
+        throw std::runtime_error("from iteration 700");
+    });
+    std::printf("not reached\n");
+  } catch (std::exception &e) {
+    std::printf("caught: %s\n", e.what());
+  }
+  return 0;
+}

@@ -1,0 +1,75 @@
+//===- parallel_for.cpp - Running a parallel loop's iterations ------------===//
+//
+// The IR pass outlines each parallel loop into a chunk function that runs
+// the iterations [lo, hi) and calls __weft_parallel_for (plugin/
+// ParallelFor.cpp). Here [0, n) is split recursively, the upper half
+// spawned and the lower half kept, until a range is no longer than the
+// grain; then the chunk runs it:
+//
+//   split(lo, hi):  while (hi - lo > grain) {
+//                     mid = lo + (hi - lo) / 2;
+//                     cilk_spawn split(mid, hi);    // a thief takes the
+//                     hi = mid;                     // continuation: the
+//                   }                               // lower halves
+//                   chunk(lo, hi);
+//                   cilk_sync;
+//
+// so a loop costs about n / grain spawns, not n, and a thief steals the
+// largest piece left, as for any divide and conquer in Cilk. Steals are
+// continuation steals like every Weft spawn: this file is compiled with
+// the Weft plugin itself (runtime/CMakeLists.txt).
+//
+// The default grain is OpenCilk's: min(2048, ceil(n / (8 P))) for P
+// workers, enough pieces to balance the load, few enough that the spawns
+// cost nothing next to the iterations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "config.h"
+
+#include <cilk/cilk.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace {
+
+using Chunk = void (*)(void *, std::uint64_t, std::uint64_t);
+
+void split(Chunk Run, void *Ctx, std::uint64_t Lo, std::uint64_t Hi,
+           std::uint64_t Grain) {
+  while (Hi - Lo > Grain) {
+    std::uint64_t Mid = Lo + (Hi - Lo) / 2;
+    cilk_spawn split(Run, Ctx, Mid, Hi, Grain);
+    Hi = Mid;
+  }
+  Run(Ctx, Lo, Hi);
+  cilk_sync;
+}
+
+} // namespace
+
+extern "C" {
+
+/// The default grain for \p N iterations.
+std::uint64_t __weft_pfor_grain(std::uint64_t N) {
+  // The count weft_set_nworkers may have changed, as the pool will have it.
+  std::uint64_t Pieces = 8 * std::uint64_t(weft::nworkers_setting().get());
+  return std::clamp<std::uint64_t>((N + Pieces - 1) / Pieces, 1, 2048);
+}
+
+/// Runs \p Run over [0, \p N) in pieces of at most \p Grain iterations
+/// (the default if \p Grain < 1), in parallel; returns when all are done.
+void __weft_parallel_for(std::uint64_t N, std::int64_t Grain, Chunk Run,
+                         void *Ctx) {
+  if (N == 0)
+    return;
+  std::uint64_t G = Grain > 0 ? std::uint64_t(Grain) : __weft_pfor_grain(N);
+  if (N <= G) {
+    Run(Ctx, 0, N); // one piece: nothing to spawn
+    return;
+  }
+  split(Run, Ctx, 0, N, G);
+}
+
+} // extern "C"
