@@ -185,8 +185,9 @@ void SpawnLowering::privatizeStatementTemporaries() {
       continue; // stays in the frame, as any other alloca
     IRBuilder<> B(Start);
     Value *Size = B.getInt64(*AI->getAllocationSize(DL));
-    CallInst *Private = B.CreateCall(
-        Marker, {Size, B.getInt64(AI->getAlign().value())}, AI->getName());
+    CallInst *Private =
+        B.CreateCall(Marker, {Size, B.getInt64(AI->getAlign().value())});
+    Private->takeName(AI);
     AI->replaceAllUsesWith(Private);
     AI->eraseFromParent();
     ++NumStatementTemporaries;

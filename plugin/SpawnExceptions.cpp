@@ -242,8 +242,15 @@ SpawnLowering::copyCleanups(ArrayRef<Instruction *> Window) {
 }
 
 /// Path 1: the unwind edge of a spawned invoke, whose normal path
-/// lowerSpawn() already built; \p Stolen counts the child done and suspends.
-/// \p Cleanups (from copyCleanups) run first on the way to \p Stolen.
+/// lowerSpawn() already built (\p Stolen is its steal point's block). When
+/// the continuation was stolen, the victim runs \p Cleanups (from
+/// copyCleanups), counts the child done and leaves through the function's
+/// exit, as the steal point's suspend would, but without joining that
+/// block. A value that the optimizer recomputes on this path (a load
+/// repeated after the landing pad) would otherwise meet the normal path's
+/// value in a phi there, live across the suspend; coro-split would store
+/// that phi to the frame only when the victim gets there, after the child,
+/// while the thief reads the slot when it resumes.
 void SpawnLowering::lowerSpawnUnwind(InvokeInst *Spawn, BasicBlock *Stolen,
                                      ArrayRef<Instruction *> Cleanups) {
   LLVMContext &C = F.getContext();
@@ -259,14 +266,15 @@ void SpawnLowering::lowerSpawnUnwind(InvokeInst *Spawn, BasicBlock *Stolen,
   // The pop must come after the child is done with the frame's deque entry
   // and before anything else: the frame may be on the deque right now.
   Value *IsOwned = B.CreateCall(RT.Pop, {}, "weft.owned");
-  BasicBlock *ToStolen = Stolen;
-  if (!Cleanups.empty()) {
-    ToStolen = BasicBlock::Create(C, "weft.spawn.unwind.stolen", &F, Stolen);
-    for (Instruction *Cleanup : Cleanups)
-      Cleanup->insertInto(ToStolen, ToStolen->end());
-    BranchInst::Create(Stolen, ToStolen);
-  }
+  BasicBlock *ToStolen =
+      BasicBlock::Create(C, "weft.spawn.unwind.stolen", &F, Stolen);
   B.CreateCondBr(IsOwned, Owned, ToStolen);
+
+  for (Instruction *Cleanup : Cleanups)
+    Cleanup->insertInto(ToStolen, ToStolen->end());
+  B.SetInsertPoint(ToStolen);
+  B.CreateCall(RT.SpawnStolen, {Frame});
+  branchToExit(B, /*Suspended=*/true, nullptr);
 
   B.SetInsertPoint(Owned);
   emitRethrow(B, Original, From);

@@ -21,12 +21,19 @@
 //
 // A window whose operands are all stable (allocas, arguments, constants) has
 // nothing to reload wrongly and stays inline: fib's result slot is an alloca.
+// In a loop, a statement temporary is not stable either, although it is an
+// alloca here: it becomes a value, each clone's own alloca
+// (DynamicAllocas.cpp), which coro-split may keep in the frame as well (it
+// does at -O0, where its liveness is conservative). A window that reloaded
+// it after the child returns would destroy the temporary of the thief's
+// next iteration.
 //
 //===----------------------------------------------------------------------===//
 
 #include "SpawnLowering.h"
 
 #include "llvm/IR/Attributes.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
@@ -34,13 +41,11 @@ using namespace llvm;
 namespace weft {
 namespace {
 
-/// Values the window reads from outside itself, in first-use order; only
-/// those read by the instructions from \p From on.
-SmallVector<Value *, 8> externalOperands(ArrayRef<Instruction *> Window,
-                                         unsigned From = 0) {
+/// Values the window reads from outside itself, in first-use order.
+SmallVector<Value *, 8> externalOperands(ArrayRef<Instruction *> Window) {
   SmallPtrSet<Value *, 8> Inside(Window.begin(), Window.end());
   SmallVector<Value *, 8> External;
-  for (Instruction *I : Window.drop_front(From))
+  for (Instruction *I : Window)
     for (Value *Op : I->operands())
       if ((isa<Instruction>(Op) || isa<Argument>(Op)) && !Inside.count(Op) &&
           !is_contained(External, Op))
@@ -50,6 +55,20 @@ SmallVector<Value *, 8> externalOperands(ArrayRef<Instruction *> Window,
 
 /// A value every instance of the function sees unchanged at any time.
 bool isStable(Value *V) { return isa<AllocaInst>(V) || isa<Argument>(V); }
+
+/// Whether control can come back to \p BB once it has left it.
+bool inCycle(BasicBlock *BB) {
+  SmallVector<BasicBlock *, 8> Work(successors(BB));
+  SmallPtrSet<BasicBlock *, 16> Seen;
+  while (!Work.empty()) {
+    BasicBlock *Next = Work.pop_back_val();
+    if (Next == BB)
+      return true;
+    if (Seen.insert(Next).second)
+      append_range(Work, successors(Next));
+  }
+  return false;
+}
 
 /// The helper's attributes: F's function attributes (target, frame
 /// pointer, optnone), never inlined back into the coroutine.
@@ -79,13 +98,6 @@ CallInst *cloneAsCall(CallBase *Spawn) {
 
 } // namespace
 
-bool SpawnLowering::windowNeedsHelper(ArrayRef<Instruction *> Window) {
-  if (!isa<InvokeInst>(Window.front()) || Window.size() < 2)
-    return false;
-  // What the victim reads after the child returns (the call is Window[0]).
-  return !all_of(externalOperands(Window, /*From=*/1), isStable);
-}
-
 /// Lifetime markers of the statement's temporaries stay in the parent, in
 /// the window after the helper returns: they tell coro-split that the
 /// temporaries are dead before the next steal point, so that a loop's
@@ -93,6 +105,29 @@ bool SpawnLowering::windowNeedsHelper(ArrayRef<Instruction *> Window) {
 /// iteration would overwrite them while this child still reads them.
 static bool staysInParent(const Instruction *I) {
   return I->isLifetimeStartOrEnd();
+}
+
+bool SpawnLowering::windowNeedsHelper(ArrayRef<Instruction *> Window) const {
+  if (!isa<InvokeInst>(Window.front()) || Window.size() < 2)
+    return false;
+  // What the victim reads after the child returns (the call is Window[0]).
+  // Lifetime markers stay in the parent whether or not there is a helper.
+  SmallPtrSet<Value *, 8> Inside(Window.begin(), Window.end());
+  for (Instruction *I : Window.drop_front()) {
+    if (staysInParent(I))
+      continue;
+    for (Value *Op : I->operands()) {
+      if ((!isa<Instruction>(Op) && !isa<Argument>(Op)) || Inside.count(Op))
+        continue;
+      if (!isStable(Op))
+        return true;
+      if (auto *AI = dyn_cast<AllocaInst>(Op);
+          AI && StatementTemporaries.count(AI) &&
+          inCycle(Window.front()->getParent()))
+        return true;
+    }
+  }
+  return false;
 }
 
 CallBase *SpawnLowering::outlineWindow(SmallVectorImpl<Instruction *> &Window) {

@@ -533,7 +533,11 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
   Invoke = dyn_cast<InvokeInst>(Call);
   Instruction *First = firstAfterReturn(Call);
   SmallVector<Instruction *, 8> Window;
+  if (!checkArgumentsSupported(Call))
+    return;
   Instruction *WindowEnd = collectSpawnWindow(Call, First, Window);
+  if (WindowEnd)
+    WindowEnd = privatizeArguments(Call, Window, WindowEnd);
   noteStatementTemporaries(Window);
   SmallVector<Instruction *, 4> UnwindCleanups;
   if (Invoke && WindowEnd)

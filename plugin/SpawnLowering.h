@@ -83,7 +83,7 @@ private:
                      llvm::SmallVectorImpl<llvm::Instruction *> &Window);
 
   // SpawnHelper.cpp
-  static bool windowNeedsHelper(llvm::ArrayRef<llvm::Instruction *> Window);
+  bool windowNeedsHelper(llvm::ArrayRef<llvm::Instruction *> Window) const;
   /// Moves the window into a helper; \p Window becomes the helper's call
   /// and what stays after it.
   llvm::CallBase *
@@ -91,6 +91,20 @@ private:
   void addSuspend(llvm::BasicBlock *From, llvm::Value *Save,
                   llvm::BasicBlock *Resume);
   void escapeDestinations(llvm::ArrayRef<llvm::Instruction *> Window);
+
+  // SpawnArguments.cpp
+  /// Reports an argument the lowering cannot pass from the parent.
+  bool checkArgumentsSupported(llvm::CallBase *Call);
+  /// Makes the objects \p Call takes in memory the statement's own
+  /// temporaries: a copy of each byval argument made before the push, and
+  /// lifetime markers for argument temporaries that have none. Their
+  /// lifetime ends join \p Window; returns its new last instruction.
+  llvm::Instruction *
+  privatizeArguments(llvm::CallBase *Call,
+                     llvm::SmallVectorImpl<llvm::Instruction *> &Window,
+                     llvm::Instruction *End);
+  bool isStealPoint(const llvm::Instruction &I) const;
+  bool stealPointBetween(llvm::Instruction *Start, llvm::CallBase *Call) const;
 
   // DynamicAllocas.cpp
   bool hasDynamicAllocas() const;

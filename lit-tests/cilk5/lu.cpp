@@ -7,9 +7,10 @@
 // run them in parallel; the Schur update spawns four quadrant products, syncs,
 // and spawns the other four, as Cilk-5 does. The size is not a power of two,
 // so blocks are uneven. Checked against a serial Doolittle factorization
-// (every entry within 1e-9) and by rebuilding A from L * U. The eight Schur
-// spawns are written out, not looped over the quadrants: the loop form hits
-// known-bugs/spawn_args_in_loop.cpp.
+// (every entry within 1e-9) and by rebuilding A from L * U. The Schur
+// update spawns in a loop over the quadrants, and its three Block arguments
+// do not all fit in registers: they are passed in memory (byval), so each
+// spawn must copy them before a thief runs the next iteration.
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %t.serial 200 | FileCheck %s
 // RUN: %weftcxx -O2 %s -o %t.o2
@@ -52,20 +53,18 @@ static void schur(long m, long p, long k, Block c, Block a, Block b) {
   }
   // Halve every dimension larger than a block (an unsplit dimension leaves
   // an empty second half). The halves of k are two phases; the four blocks
-  // of C within a phase are independent. Written out as in Cilk-5: the same
-  // spawns in a loop over the quadrants hit known-bugs/spawn_args_in_loop.cpp.
+  // of C within a phase are independent.
   long m0 = m > BS ? m / 2 : m, p0 = p > BS ? p / 2 : p, k0 = k > BS ? k / 2 : k;
-  long m1 = m - m0, p1 = p - p0, k1 = k - k0;
-  cilk_spawn schur(m0, p0, k0, c, a, b);
-  cilk_spawn schur(m0, p1, k0, c.at(0, p0), a, b.at(0, p0));
-  cilk_spawn schur(m1, p0, k0, c.at(m0, 0), a.at(m0, 0), b);
-  schur(m1, p1, k0, c.at(m0, p0), a.at(m0, 0), b.at(0, p0));
-  cilk_sync;
-  cilk_spawn schur(m0, p0, k1, c, a.at(0, k0), b.at(k0, 0));
-  cilk_spawn schur(m0, p1, k1, c.at(0, p0), a.at(0, k0), b.at(k0, p0));
-  cilk_spawn schur(m1, p0, k1, c.at(m0, 0), a.at(m0, k0), b.at(k0, 0));
-  schur(m1, p1, k1, c.at(m0, p0), a.at(m0, k0), b.at(k0, p0));
-  cilk_sync;
+  long ms[2] = {m0, m - m0}, ps[2] = {p0, p - p0}, ks[2] = {k0, k - k0};
+  for (int h = 0; h < 2; ++h) {
+    long kh = h ? k0 : 0;
+    for (int q = 0; q < 4; ++q) {
+      int i = q / 2, j = q % 2;
+      long ci = i ? m0 : 0, cj = j ? p0 : 0;
+      cilk_spawn schur(ms[i], ps[j], ks[h], c.at(ci, cj), a.at(ci, kh), b.at(kh, cj));
+    }
+    cilk_sync;
+  }
 }
 
 // B (n x m) <- L^-1 B, L the unit lower triangle of an n x n block.
