@@ -12,6 +12,12 @@
 // frame outlives the slow clone (LowerSpawns.cpp explains). Any allocation
 // left dynamic still works: the runtime serves it from the heap.
 //
+// The same pass runs the rest of what must wait for the split, in order:
+// the inlined fast path (FastPath.cpp), the stolen checks
+// (StolenChecks.cpp), the frames above with their initialisation sunk
+// (SinkFrameInit.cpp), dynamic allocas (DynamicAllocas.cpp), a clean-up of
+// what it changed, and last the thread-local addresses (ThreadLocals.cpp).
+//
 //===----------------------------------------------------------------------===//
 
 #include "LowerSpawns.h"

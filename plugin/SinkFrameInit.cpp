@@ -119,31 +119,36 @@ bool sinkFrameInitialization(AllocaInst *Frame) {
   // The initialisations: the escape markers, and the entry block's plain
   // stores and memsets into the frame, with the bytes they write.
   SmallVector<Instruction *, 16> Inits;
+  SmallPtrSet<Instruction *, 16> IsInit;
   SmallVector<std::pair<int64_t, int64_t>, 16> Written;
   for (Instruction *I : Uses) {
     if (I->getParent() != &Entry)
       continue;
-    if (isEscapeMarker(*I)) {
-      Inits.push_back(I);
-    } else if (auto Bytes = accessedBytes(*I, Frame);
-               Bytes && !isa<LoadInst>(I) && !I->isVolatile()) {
-      Inits.push_back(I);
+    auto Bytes = accessedBytes(*I, Frame);
+    bool Writes = Bytes && !isa<LoadInst>(I) && !I->isVolatile();
+    if (!Writes && !isEscapeMarker(*I))
+      continue;
+    Inits.push_back(I);
+    IsInit.insert(I);
+    if (Writes)
       Written.push_back(*Bytes);
-    }
   }
   // What they must come before: any use that lets the frame escape, and any
   // load or store of bytes they write. Others (a slot the function uses for
   // itself only, such as its return value on the way out) do not care.
   SmallVector<Instruction *, 16> Others;
+  SmallPtrSet<Instruction *, 16> IsOther;
   for (Instruction *I : Uses) {
-    if (is_contained(Inits, I))
+    if (IsInit.count(I))
       continue;
     auto Bytes = accessedBytes(*I, Frame);
     bool Disjoint = Bytes && none_of(Written, [&](auto W) {
       return Bytes->first < W.second && W.first < Bytes->second;
     });
-    if (!Disjoint)
+    if (!Disjoint) {
       Others.push_back(I);
+      IsOther.insert(I);
+    }
   }
   if (Inits.empty() || Others.empty())
     return false;
@@ -161,7 +166,7 @@ bool sinkFrameInitialization(AllocaInst *Frame) {
 
   Instruction *Before = Target->getTerminator();
   for (Instruction &I : *Target)
-    if (is_contained(Others, &I)) {
+    if (IsOther.count(&I)) {
       Before = &I;
       break;
     }

@@ -81,9 +81,9 @@ using namespace weft;
 extern "C" {
 
 /// Offers the caller's continuation to thieves. Registers the thread (and
-/// starts the pool) on its first spawn.
-/// The fast path inlined into fast clones (fast_path.cpp) comes here when
-/// the thread is new or its ring is full.
+/// starts the pool) on its first spawn. The fast path inlined into fast
+/// clones (fast_path.cpp) comes here when the thread is new or its ring
+/// looks full.
 void __weft_push(void *Frame) {
   Worker *W = current_or_new_worker();
   W->deque.push(asFrame(Frame));

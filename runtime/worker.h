@@ -56,7 +56,7 @@ extern std::atomic<unsigned> Sleepers;
 extern bool StressMode;
 } // namespace detail
 
-/// True when a push must also run after_push(): a worker sleeps, or
+/// True when a push must also run __weft_after_push(): a worker sleeps, or
 /// stress mode is on. Relaxed: a sleeper this load misses has seen the
 /// push, by the asymmetric fence in idle_sleep().
 inline bool push_needs_hooks() {
