@@ -50,11 +50,18 @@ public:
   /// The count the pool starts with; every later set() fails.
   unsigned fix();
   unsigned get() const;
+  /// For the work/span analysis (workspan.cpp): one worker from now on,
+  /// and every later set() fails, but planned() keeps the count so far.
+  void pinToOne();
+  /// The count the program would run with unpinned, which a parallel
+  /// loop's default grain follows, so that it is split as it would be.
+  unsigned planned() const;
 
 private:
   mutable std::mutex Lock;
   unsigned Count;
   bool Fixed = false;
+  bool PinnedToOne = false;
 };
 
 /// The process's worker count, initially config().nworkers.
