@@ -1,4 +1,5 @@
-// Verify the work/span analysis on computations of known shape, each a
+// Verify the work/span analysis on computations of known shape (on one
+// worker, whatever WEFT_NWORKERS or weft_set_nworkers() ask), each a
 // region bracketed by wsp_getworkspan() and reported with wsp_dump(), all
 // leaves the same busy loop of about a millisecond: serial code (parallelism
 // exactly 1), eight spawned leaves (about 8), a binary tree of depth 4 (16),
@@ -22,6 +23,7 @@
 #include <cilk/cilk.h>
 #include <cilk/cilk_api.h>
 #include <cilk/cilkscale.h>
+#include <weft/api.h>
 
 #include <cstdio>
 #include <ctime>
@@ -134,6 +136,9 @@ static void expectParallelism(const char *Tag, void (*Shape)(), double Lo,
 int main() {
   std::printf("workers: %u\n", __cilkrts_get_nworkers());
   // CHECK: workers: 1
+  std::printf("weft_set_nworkers(2): %s\n",
+              weft_set_nworkers(2) == WEFT_ESTARTED ? "WEFT_ESTARTED" : "set");
+  // CHECK-NEXT: weft_set_nworkers(2): WEFT_ESTARTED
 
   expectParallelism("serial", serial, 1.0, 1.0);
   // CHECK-NEXT: serial: parallelism in [1, 1]
