@@ -38,7 +38,9 @@
 //
 // Only the first thread that runs a hook is measured; hooks on any other
 // thread return at once. The hooks' own time is charged to no strand: each
-// reads the clock when it starts and again when it ends.
+// reads the clock when it starts and again when it ends, and what a hook
+// costs outside its readings (the call, the readings' latency) is measured
+// at start and taken off every interval.
 //
 // Time the thread spends off its CPU is charged to no strand either. The
 // span is a maximum over paths, so one preemption on a busy machine, on any
@@ -372,7 +374,8 @@ void Analysis::finish() {
 /// analysis's own time belongs to no strand.
 class Visit {
 public:
-  Visit() : Begin(TheAnalysis.clock().now()) { // first: the check is no strand's
+  // The clock first: the thread check is no strand's time.
+  Visit() : Begin(TheAnalysis.clock().now()) {
     Measured = TheAnalysis.isMeasuredThread();
     if (Measured)
       TheAnalysis.charge(Begin);

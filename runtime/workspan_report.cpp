@@ -1,4 +1,4 @@
-//===- workspan_report.cpp - The work/span analysis's settings, clock, report ===//
+//===- workspan_report.cpp - Settings, clock rate, report of the analysis -===//
 //
 // workspan.h lists the settings; workspan.cpp is the analysis itself.
 //

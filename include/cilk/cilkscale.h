@@ -1,4 +1,4 @@
-/*===- cilk/cilkscale.h - Work and span of program regions (Cilkscale's API) -===*\
+/*===- cilk/cilkscale.h - Work and span of regions (Cilkscale's API) ------===*\
  *
  * OpenCilk's Cilkscale API, for programs built with `weft-clang++
  * --weft-workspan` (docs/workspan.md):
