@@ -110,11 +110,15 @@ unsigned ViewMap::indexOf(const __weft_reducer *R) const {
   return I;
 }
 
-void *ViewMap::find(const __weft_reducer *R) const {
+void *ViewMap::findAndCache(const __weft_reducer *R) {
   if (Count == 0)
     return nullptr;
   const Slot &S = Slots[indexOf(R)];
-  return S.Key ? S.View : nullptr;
+  if (!S.Key)
+    return nullptr;
+  LastKey = R;
+  LastView = S.View;
+  return S.View;
 }
 
 void ViewMap::set(__weft_reducer *R, void *View) {
@@ -124,9 +128,15 @@ void ViewMap::set(__weft_reducer *R, void *View) {
   if (!S.Key)
     ++Count;
   S = {R, View};
+  LastKey = R;
+  LastView = View;
 }
 
 void *ViewMap::remove(const __weft_reducer *R) {
+  if (R == LastKey) {
+    LastKey = nullptr;
+    LastView = nullptr;
+  }
   if (Count == 0)
     return nullptr;
   unsigned I = indexOf(R);

@@ -36,8 +36,13 @@ class ViewMap {
 public:
   ~ViewMap();
 
-  /// The strand's view of \p R, or null.
-  void *find(const __weft_reducer *R) const;
+  /// The strand's view of \p R, or null. A loop that updates one reducer
+  /// looks the same key up again and again: the last one found is cached.
+  void *find(const __weft_reducer *R) {
+    if (R == LastKey)
+      return LastView;
+    return findAndCache(R);
+  }
   /// Sets the view of \p R, replacing any.
   void set(__weft_reducer *R, void *View);
   /// Removes \p R's entry; returns its view, or null.
@@ -54,6 +59,8 @@ public:
   std::uint32_t Segment = 0;
 
 private:
+  void *findAndCache(const __weft_reducer *R);
+
   struct Slot {
     __weft_reducer *Key;
     void *View;
@@ -64,6 +71,8 @@ private:
   Slot *Slots = nullptr;
   unsigned Capacity = 0; // 0 or a power of two
   unsigned Count = 0;
+  const __weft_reducer *LastKey = nullptr; // never a key with no view
+  void *LastView = nullptr;
 };
 
 /// The views of the strand a worker runs.
