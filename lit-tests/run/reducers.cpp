@@ -2,8 +2,8 @@
 // whatever the steal pattern: sums, products, extremes with their first
 // index, list append and prepend, output to a stream, a non-commutative
 // user monoid (string concatenation), a reducer local to a function that
-// runs in stolen strands, a reducer in a cilk_for body, and views with a
-// destructor, each destroyed exactly once. The lists, the string and the
+// runs in stolen strands, reducers in a cilk_for body (the list in the
+// loop's order), and views with a destructor, each destroyed exactly once. The lists, the string and the
 // output are in serial order only if views merge left to right.
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %t.serial 3000 | FileCheck %s
@@ -18,7 +18,7 @@
 // CHECK: list append ok, prepend ok
 // CHECK: concat ok
 // CHECK: local sums ok
-// CHECK: cilk_for sum=4498500
+// CHECK: cilk_for sum=4498500, order ok
 // CHECK: live views 0
 #include <cilk/cilk.h>
 #include <cilk/reducer_list.h>
@@ -136,9 +136,17 @@ int main(int argc, char **argv) {
     std::printf("counted=%ld\n", counted.get_value().value);
 
     cilk::reducer<cilk::op_add<long>> loop_sum;
-    cilk_for (long i = 0; i < n; ++i)
+    cilk::reducer<cilk::op_list_append<long>> loop_order;
+    cilk_for (long i = 0; i < n; ++i) {
       *loop_sum += i;
-    std::printf("cilk_for sum=%ld\n", loop_sum.get_value());
+      loop_order->push_back(i);
+    }
+    bool in_order = static_cast<long>(loop_order.get_value().size()) == n;
+    expect = 0;
+    for (long v : loop_order.get_value())
+      in_order &= v == expect++;
+    std::printf("cilk_for sum=%ld, order %s\n", loop_sum.get_value(),
+                in_order ? "ok" : "WRONG");
   }
   std::printf("live views %ld\n", live_views.load());
   return 0;
