@@ -85,7 +85,6 @@ static inline void __weft_reducer_unregister(struct __weft_reducer *r) {
 } /* extern "C" */
 
 #include <new>
-#include <type_traits>
 #include <utility>
 
 namespace weft {
@@ -127,7 +126,7 @@ public:
   using view_type = typename Monoid::view_type;
 
   template <class... Args> explicit reducer(Args &&...args) : monoid_() {
-    new (&leftmost_) view_type(std::forward<Args>(args)...);
+    new (leftmost_) view_type(std::forward<Args>(args)...);
     init();
   }
 
@@ -135,7 +134,7 @@ public:
   template <class... Args>
   reducer(const Monoid &m, std::piecewise_construct_t, Args &&...args)
       : monoid_(m) {
-    new (&leftmost_) view_type(std::forward<Args>(args)...);
+    new (leftmost_) view_type(std::forward<Args>(args)...);
     init();
   }
 
@@ -172,9 +171,9 @@ private:
     __weft_reducer::destroy = &destroyView;
     view_size = sizeof(view_type);
     view_align = alignof(view_type);
-    __weft_reducer_register(this, &leftmost_);
+    __weft_reducer_register(this, leftmost_);
   }
-  view_type *leftmostView() { return reinterpret_cast<view_type *>(&leftmost_); }
+  view_type *leftmostView() { return reinterpret_cast<view_type *>(leftmost_); }
 
   static reducer *self(void *base) {
     return static_cast<reducer *>(static_cast<__weft_reducer *>(base));
@@ -191,8 +190,7 @@ private:
   }
 
   Monoid monoid_;
-  typename std::aligned_storage<sizeof(view_type), alignof(view_type)>::type
-      leftmost_;
+  alignas(view_type) unsigned char leftmost_[sizeof(view_type)];
 };
 
 } // namespace weft
