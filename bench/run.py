@@ -41,6 +41,7 @@ BENCHMARKS = {
     "matmul": (["1024"], "1024^2 doubles, 32^3 leaves, no temporaries"),
     "cilksort": (["10000000"], "10^7 longs, serial below 2048"),
     "cilkfor": (["4194304"], "flat parallel loop, 2^22 irregular iterations"),
+    "uts": (["10"], "UTS T1: geometric tree of 4,130,071 nodes, SHA-1 per node"),
 }
 
 
