@@ -20,7 +20,7 @@ the serial elision, or the run fails.
 The table replaces the marked section of docs/benchmarks.md; the plot is
 docs/benchmarks.png. --grain-sweep instead times the cilkfor benchmark's
 Weft build at each `#pragma cilk grainsize` value given (its second
-argument) and prints the times, which trace a U: small grains pay a spawn
+argument) and prints the times, which should trace a U: small grains pay a spawn
 per few iterations, large ones leave too few pieces to balance the
 uneven iterations. It writes no file.
 
