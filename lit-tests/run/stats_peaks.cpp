@@ -5,8 +5,10 @@
 // workers steal. Fiber stacks (peak_stacks) and parks (peak_parked): a
 // child that waits for its own continuation to be stolen parks main's stack
 // exactly once; the worker that parked takes one fiber for it, and each
-// pool thread holds one from its start, so P fibers are in use at once.
-// The program checks the bounds itself; FileCheck checks the exact values.
+// pool thread holds one from its start, so P fibers are in use at once
+// (at P=2; with more workers, a pool thread that has not started by the
+// time the park ends takes its fiber later). The program checks the
+// bounds itself; FileCheck checks the exact values.
 // RUN: %weftcxx -O2 %s -o %t
 // RUN: env WEFT_NWORKERS=1 WEFT_STATS=1 %t flat 2>&1 | FileCheck --check-prefix=FLAT1 %s
 // FLAT1: flat: ok
@@ -19,7 +21,7 @@
 // PARK2: weft-stats: workers=2 threads=2 spawns=1 steals=1 {{.*}} parks=1 {{.*}} peak_frames=1 peak_stacks=2 peak_parked=1 peak_frames_per_worker=1,0 peak_stacks_per_worker=1,1{{$}}
 // RUN: env WEFT_NWORKERS=4 WEFT_STATS=1 %t park 2>&1 | FileCheck --check-prefix=PARK4 %s
 // PARK4: park: ok
-// PARK4: weft-stats: workers=4 {{.*}} peak_stacks=4 peak_parked=1 peak_frames_per_worker=1,0,0,0 peak_stacks_per_worker=1,1,1,1{{$}}
+// PARK4: weft-stats: workers=4 {{.*}} peak_stacks={{[234]}} peak_parked=1 peak_frames_per_worker=1,0,0,0 peak_stacks_per_worker=1,1,1,1{{$}}
 // The same bounds with steals forced, at -O2 (the inlined spawn path) and
 // -O0 (every push a call into the runtime):
 // RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %t flat 2>&1 | FileCheck --check-prefix=FLAT2 %s
@@ -103,7 +105,7 @@ int main(int Argc, char **Argv) {
     parkOnce();
     weft_get_stats(&S);
     Ok = within("peak_parked", S.peak_parked, 1, 1) &&
-         within("peak_stacks", S.peak_stacks, S.workers, S.workers) &&
+         within("peak_stacks", S.peak_stacks, 2, S.workers) &&
          within("peak_frames", S.peak_frames, 1, 1);
   }
   Ok = within("peak_stacks", S.peak_stacks, 0, S.stacks) && Ok;
