@@ -49,12 +49,7 @@ void childDone(Worker *W, Frame *F) {
 /// frame below it stay intact. Returns on whichever thread resumes it.
 void parkUntilComplete(Worker *W, Frame *F) {
   W->stats.parks.add();
-  Stack *Scheduler = W->free_stacks;
-  if (Scheduler)
-    W->free_stacks = Scheduler->next_free;
-  else
-    Scheduler = create_scheduler_stack();
-  switch_to(Scheduler, PendingAction::PublishPark, F);
+  switch_to(take_scheduler_stack(W), PendingAction::PublishPark, F);
 }
 
 /// Validates the environment at start-up, so that a bad value is reported

@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "fence.h"
+#include "occupancy.h"
 #include "worker.h"
 
 #include <sched.h>
@@ -87,6 +88,7 @@ void run_frame(Worker *W, Frame *F) {
 }
 
 void make_ready(Worker *W, Stack *S) {
+  note_unparked();
   if (S->home && S->home != W) {
     // Release pairs with the home thread's acquire exchange: the frame's
     // result is visible before its native stack runs again.
