@@ -49,12 +49,7 @@ void childDone(Worker *W, Frame *F) {
 /// frame below it stay intact. Returns on whichever thread resumes it.
 void parkUntilComplete(Worker *W, Frame *F) {
   W->stats.parks.add();
-  Stack *Scheduler = W->free_stacks;
-  if (Scheduler)
-    W->free_stacks = Scheduler->next_free;
-  else
-    Scheduler = create_scheduler_stack();
-  switch_to(Scheduler, PendingAction::PublishPark, F);
+  switch_to(take_scheduler_stack(W), PendingAction::PublishPark, F);
   // F's slow clone completed and left the views of everything up to F's
   // return: this stack's strand goes on with them, on whichever worker.
   current_worker()->views = take_views(F);

@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "fence.h"
+#include "occupancy.h"
 #include "worker.h"
 
 #include <sched.h>
@@ -90,6 +91,7 @@ void run_frame(Worker *W, Frame *F, std::uint32_t Segment) {
 }
 
 void make_ready(Worker *W, Stack *S) {
+  note_unparked();
   if (S->home && S->home != W) {
     // Release pairs with the home thread's acquire exchange: the frame's
     // result is visible before its native stack runs again.

@@ -86,7 +86,7 @@ void workerThreadMain(Worker *W) {
   adoptNativeStack(W);
   // The native stack of a pool thread only waits for shutdown; all work
   // runs on fibers, which may migrate between threads.
-  switch_to(create_scheduler_stack(), PendingAction::None);
+  switch_to(take_scheduler_stack(W), PendingAction::None);
   while (Stack *S = W->free_stacks) {
     W->free_stacks = S->next_free;
     destroy_stack(S);

@@ -44,6 +44,9 @@ struct alignas(64) Worker {
   // Written by other workers: a parked native stack of this thread that may
   // run again. Only this thread may run its native stack.
   alignas(64) std::atomic<Stack *> home_ready{nullptr};
+  // Fiber stacks this worker took that are not back on a free list; any
+  // worker that recycles one decrements it (occupancy.cpp).
+  std::atomic<std::int64_t> stacks_taken{0};
 };
 
 namespace detail {
