@@ -17,6 +17,7 @@
 #include <boost/context/detail/fcontext.hpp>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace weft {
 
@@ -29,6 +30,7 @@ struct Stack {
   std::size_t mapping_bytes = 0;
   Worker *home = nullptr;        // native stack: the only thread that may run it
   Frame *resumed_frame = nullptr; // slow clone this stack's scheduler is running
+  std::uint32_t resumed_segment = 0; // which of its strands (views.h)
   Stack *next_free = nullptr;
   Worker *taken_by = nullptr;     // fiber stack: the worker it counts against
   void *tsan_fiber = nullptr;     // ThreadSanitizer's handle for this stack

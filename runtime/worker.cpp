@@ -60,6 +60,10 @@ Worker *claimSlot(bool External) {
   auto *W = new Worker();
   W->id = Id;
   W->external = External;
+  // A pool thread only runs strands that steals start (scheduler.cpp);
+  // an external thread's first strand is the leftmost.
+  if (!External)
+    W->views = StrandViews::stolen();
   W->rng_state = 0x9E3779B97F4A7C15ull * (Id + 1);
   Slots[Id].store(W, std::memory_order_release);
   // Publish in slot order so [0, SlotCount) is always fully initialised.

@@ -18,4 +18,16 @@
 #define cilk_for weft_for
 #define cilk_scope weft_scope
 
+/* OpenCilk 2's reducer type qualifier, `T cilk_reducer(identity, reduce)`,
+ * needs compiler support that Weft does not have. With the plugin, each
+ * declaration that uses it is an error naming the replacements; without it,
+ * the qualifier vanishes (the serial elision). */
+#if defined(__weft__)
+/* One string: _Pragma takes no concatenation. */
+#define cilk_reducer(identity, reduce)                                       \
+  _Pragma("GCC error \"cilk_reducer is not supported by Weft: use cilk::opadd_reducer<T> from <cilk/opadd_reducer.h>, cilk::reducer<M> from <cilk/reducer_opadd.h> and its siblings, or weft::reducer<M>\"")
+#else
+#define cilk_reducer(identity, reduce)
+#endif
+
 #endif /* WEFT_CILK_CILK_H */
