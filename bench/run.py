@@ -15,18 +15,24 @@ medians, ratios to the serial elision, and peak RSS. Results must agree with
 the serial elision, or the run fails.
 
   bench/run.py [--runs N] [--only fib,...] [--workers 1,2]
+  bench/run.py --grain-sweep [1,16,...] [--runs N] [--workers 1,2]
   bench/run.py --workspan [--only fib,...] [--workers 1,2]
 
 The table replaces the marked section of docs/benchmarks.md; the plot is
-docs/benchmarks.png. With --workspan, each NAME_cilk.cpp is built for the
+docs/benchmarks.png. --grain-sweep instead times the cilkfor benchmark's
+Weft build at each `#pragma cilk grainsize` value given (its second
+argument) and prints the times, which should trace a U: small grains pay a spawn
+per few iterations, large ones leave too few pieces to balance the
+uneven iterations. With --workspan, each NAME_cilk.cpp is built for the
 work/span analysis (docs/workspan.md) and run once instead, and a table of
-its kernel's work, span and parallelism is printed (docs/ is left alone);
-cilk_for's default grain follows the largest --workers count.
+its kernel's work, span and parallelism is printed; cilk_for's default
+grain follows the largest --workers count. Neither writes a file in docs/.
 
 Needs build/ (scripts/build.sh) and the peers from scripts/setup.sh.
 """
 import argparse
 import csv
+import functools
 import os
 import platform
 import statistics
@@ -46,6 +52,7 @@ BENCHMARKS = {
     "matmul": (["1024"], "1024^2 doubles, 32^3 leaves, no temporaries"),
     "cilksort": (["10000000"], "10^7 longs, serial below 2048"),
     "cilkfor": (["4194304"], "flat parallel loop, 2^22 irregular iterations"),
+    "uts": (["10"], "UTS T1: geometric tree of 4,130,071 nodes, SHA-1 per node"),
 }
 
 
@@ -114,6 +121,41 @@ def measure(binaries, names, workers, runs):
             sys.exit(f"{key}: results {results} differ from the serial elision's {expected}")
         medians[key] = (statistics.median(v[1] for v in values), max(v[2] for v in values))
     return medians
+
+
+@functools.lru_cache(maxsize=None)
+def loop_spawns(n, grain):
+    """Spawns of a cilk_for over n iterations: runtime/parallel_for.cpp halves
+    a range until it is at most the grain, spawning the upper half."""
+    if n <= grain:
+        return 0
+    return 1 + loop_spawns(n // 2, grain) + loop_spawns(n - n // 2, grain)
+
+
+def grain_sweep(grains, workers, runs):
+    """Prints cilkfor's Weft times at each grain, checked against the serial elision."""
+    binaries = build(["cilkfor"])
+    n = BENCHMARKS["cilkfor"][0]
+    expected, ts, _ = run_once(binaries[("cilkfor", "serial")], n, 1)
+    samples = {}
+    for r in range(runs):
+        for grain in grains:
+            for p in workers:
+                result, seconds, _ = run_once(binaries[("cilkfor", "weft")],
+                                              [*n, str(grain)], p)
+                if result != expected:
+                    sys.exit(f"cilkfor at grain {grain}, P={p}: result {result}, "
+                             f"serial elision {expected}")
+                samples.setdefault((grain, p), []).append(seconds)
+        print(f"bench: round {r + 1}/{runs} done", file=sys.stderr)
+    print(f"cilkfor, {n[0]} iterations: Weft times by grain (median of {runs}); "
+          f"serial elision {fmt(ts)} s")
+    print("| grain | spawns | " + " | ".join(f"T{p} (s)" for p in workers) + " |")
+    print("|---|---|" + "---|" * len(workers))
+    for grain in grains:
+        spawns = loop_spawns(int(n[0]), grain)
+        times = [fmt(statistics.median(samples[(grain, p)])) for p in workers]
+        print(f"| {grain} | {spawns} | " + " | ".join(times) + " |")
 
 
 def workspan_table(names, workers):
@@ -232,6 +274,8 @@ def main():
     ap.add_argument("--workers", default="1,2")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "benchmarks.md"))
     ap.add_argument("--plot", default=os.path.join(ROOT, "docs", "benchmarks.png"))
+    ap.add_argument("--grain-sweep", nargs="?", const="1,16,256,2048,16384,131072,1048576",
+                    metavar="G1,G2,...", help="time cilkfor at each grain instead")
     ap.add_argument("--workspan", action="store_true",
                     help="print each kernel's work, span and parallelism instead")
     a = ap.parse_args()
@@ -250,6 +294,12 @@ def main():
         sys.exit("--workers must include 1 (T1 is the reference)")
     if a.workspan:
         workspan_table(names, workers)
+        return
+    if a.grain_sweep:
+        grains = [int(g) for g in a.grain_sweep.split(",")]
+        if min(grains) < 1:
+            sys.exit("--grain-sweep: grains are positive")
+        grain_sweep(grains, workers, a.runs)
         return
     command = "bench/run.py " + " ".join(sys.argv[1:])
     binaries = build(names)

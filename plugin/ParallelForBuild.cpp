@@ -36,7 +36,7 @@ ParallelLoopBuilder::ParallelLoopBuilder(Sema &S, FunctionDecl *Fn,
                                          const LoopForm &F,
                                          const PforCallees &Callees)
     : S(S), Ctx(S.getASTContext()), Fn(Fn), F(F), Callees(Callees),
-      Loc(F.Loop->getForLoc()) {}
+      Loc(F.ForLoc) {}
 
 //===-- Sema helpers ------------------------------------------------------===//
 

@@ -381,6 +381,7 @@ std::optional<LoopForm> analyzeLoopHeader(ASTContext &Ctx, ForStmt *Loop,
     return std::nullopt;
   LoopForm F;
   F.Loop = Loop;
+  F.ForLoc = Loop->getForLoc();
   F.Var = loopVariable(Loop, Problems);
   if (!F.Var || Dependent)
     return F.Var ? std::optional<LoopForm>(F) : std::nullopt;
@@ -395,6 +396,45 @@ std::optional<LoopForm> analyzeLoopHeader(ASTContext &Ctx, ForStmt *Loop,
   if (!readCondition(F, Problems) || !readStep(F, Problems) ||
       !checkDirection(Ctx, F, Problems))
     return std::nullopt;
+  return F;
+}
+
+/// The single variable a range statement's begin or end statement declares.
+VarDecl *rangeVariable(Stmt *S) {
+  auto *DS = dyn_cast_or_null<DeclStmt>(S);
+  return DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                                  : nullptr;
+}
+
+std::optional<LoopForm> analyzeRangeLoop(ASTContext &Ctx,
+                                         CXXForRangeStmt *Loop, bool Dependent,
+                                         LoopProblems &Problems) {
+  // A dependent range has no begin and end yet; an invalid one has Clang's
+  // own errors.
+  VarDecl *Begin = rangeVariable(Loop->getBeginStmt());
+  VarDecl *End = rangeVariable(Loop->getEndStmt());
+  if (Dependent || !Begin || !End || !Begin->getInit() || !End->getInit() ||
+      Begin->isInvalidDecl() || End->isInvalidDecl() ||
+      Begin->getInit()->containsErrors() || End->getInit()->containsErrors())
+    return std::nullopt;
+  LoopForm F;
+  F.ForLoc = Loop->getForLoc();
+  F.Var = Begin;
+  F.Cmp = BO_NE;
+  F.Limit = End->getInit();
+  F.Step = LoopStep::Increment;
+  F.HeaderCleanups = isa<ExprWithCleanups>(End->getInit());
+  std::optional<LoopVarKind> Kind = kindOf(Ctx, Begin->getType());
+  if (!Kind || *Kind == LoopVarKind::Integer) {
+    Problems.push_back({Loop->getRangeInit()->getBeginLoc(),
+                        "a cilk_for over a range needs random-access "
+                        "iterators, and '" +
+                            Begin->getType().getCanonicalType().getAsString(
+                                Ctx.getPrintingPolicy()) +
+                            "' is not one"});
+    return std::nullopt;
+  }
+  F.Kind = *Kind;
   return F;
 }
 

@@ -12,6 +12,11 @@
 //     body   no break, return, goto or case label leading out of it (a
 //            continue is fine), no assignment to i
 //
+//   cilk_for (init; decl : range) body     (C++; init since C++20)
+//     range  its iterators random-access: `end - begin` an integer and
+//            `begin + n` valid (begin and end may differ in type)
+//     body   as above; decl is each iteration's own and may be changed
+//
 // analyzeLoopHeader and checkLoopBody report every violation at its source
 // location (ParallelForRewriter.cpp turns them into errors).
 //
@@ -22,6 +27,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -32,9 +38,11 @@ namespace weft {
 enum class LoopVarKind { Integer, Pointer, Iterator };
 enum class LoopStep { Increment, Decrement, Add, Subtract };
 
-/// A parallel loop's header, taken apart.
+/// A parallel loop's header, taken apart. A loop over a range reads as the
+/// loop over its iterator that C++ defines it to be (analyzeRangeLoop).
 struct LoopForm {
-  clang::ForStmt *Loop = nullptr;
+  clang::ForStmt *Loop = nullptr;   // null for a loop over a range
+  clang::SourceLocation ForLoc;     // the loop's `for`, which names it
   clang::VarDecl *Var = nullptr;
   LoopVarKind Kind = LoopVarKind::Integer;
   /// The condition, read as `Var Cmp Limit` (`n > i` is `i < n`).
@@ -68,6 +76,17 @@ using LoopProblems = llvm::SmallVector<LoopProblem, 2>;
 std::optional<LoopForm> analyzeLoopHeader(clang::ASTContext &Ctx,
                                           clang::ForStmt *Loop, bool Dependent,
                                           LoopProblems &Problems);
+
+/// Reads `for (init; decl : range) body` as the loop over its iterator,
+///   for (auto __begin = begin-expr; __begin != end-expr; ++__begin)
+/// with Var the range statement's own `__begin` variable and Limit its end
+/// expression, or reports why it cannot be run in parallel. Null, with no
+/// problem reported, in a template pattern (each instantiation is checked)
+/// and when Clang already rejected the range.
+std::optional<LoopForm> analyzeRangeLoop(clang::ASTContext &Ctx,
+                                         clang::CXXForRangeStmt *Loop,
+                                         bool Dependent,
+                                         LoopProblems &Problems);
 
 /// Reports what in \p Body could leave the loop or change the loop
 /// variable \p Var (null in a template pattern whose header failed).

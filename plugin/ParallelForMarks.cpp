@@ -1,6 +1,7 @@
 //===- ParallelForMarks.cpp - The spellings of a parallel loop ------------===//
 //
 //   cilk_for (int i = 0; i < n; ++i) body        <cilk/cilk.h>, or weft_for
+//   cilk_for (auto &x : v) body                  (a range, C++)
 //   [[weft::parallel_for]] for (int i = 0; i < n; ++i) body
 //   #pragma cilk grainsize N                     (before either; N any
 //   cilk_for (...) body                           integer expression)
@@ -65,7 +66,7 @@ struct ParallelForAttrInfo : public ParsedAttrInfo {
     if (const auto *For = dyn_cast<ForStmt>(St))
       ForLoc = For->getForLoc();
     else if (const auto *Range = dyn_cast<CXXForRangeStmt>(St))
-      ForLoc = Range->getForLoc(); // rejected by the rewriter, with the why
+      ForLoc = Range->getForLoc();
     if (ForLoc.isInvalid()) {
       error(S.getDiagnostics(), A.getLoc(),
             "'weft::parallel_for' applies to a for loop");

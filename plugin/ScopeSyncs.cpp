@@ -13,6 +13,11 @@
 //     g();                              { g(); __weft_sync_marker(); }
 //   }                                 }                      // ~Obj runs here
 //
+// The block body of a parallel loop is such a scope too, in each
+// iteration's walk (ParallelForRewriter.cpp): an iteration's children
+// finish before the body's locals are destroyed, whether the body ends or a
+// `continue` leaves it.
+//
 // A return needs nothing here: the function's implicit sync precedes
 // every return that a spawn may precede (ImplicitSyncs.cpp).
 //
@@ -40,12 +45,16 @@ using namespace clang;
 
 namespace weft {
 
-/// Starts a cilk_scope block if \p Block is the target of a scope mark.
+/// Starts a cilk_scope block if \p Block is the target of a scope mark, or
+/// the body of a parallel loop (each iteration's children finish before
+/// the body's locals are gone).
 bool SpawnRewriter::openScope(CompoundStmt *Block, BodyWalk &Walk) {
-  Mark *M = Marks.find(MarkKind::Scope, Block->getLBracLoc());
-  if (!M)
+  SourceLocation Brace = Block->getLBracLoc();
+  Mark *M = Marks.find(MarkKind::Scope, Brace);
+  if (!M && (Brace.isInvalid() || Brace != Walk.IterationBody))
     return false;
-  M->Matched = true;
+  if (M)
+    M->Matched = true;
   Walk.Scopes.push_back({Walk.Spawns, Walk.LoopDepth,
                          Walk.LoopDepth + Walk.SwitchDepth, {}, {}});
   return true;

@@ -117,6 +117,9 @@ private:
     // which the walk copies before changing (PatternSharing.cpp).
     const llvm::DenseSet<const clang::Stmt *> *Shared = nullptr;
     clang::Stmt **ExprRoot = nullptr; // the outermost expression's slot
+    // In a parallel loop's iteration, the `{` of the loop's body, which is
+    // a scope of its own (ParallelForRewriter.cpp).
+    clang::SourceLocation IterationBody;
   };
   void walk(clang::Stmt *&S, BodyWalk &Walk);
   void walkChildren(clang::Stmt *S, BodyWalk &Walk);
@@ -152,10 +155,21 @@ private:
 
   // ParallelForRewriter.cpp
   bool walkParallelLoop(clang::Stmt *&S, BodyWalk &Walk);
+  static clang::SourceLocation forLoc(const clang::Stmt *S);
+  bool mayRewriteLoop(const LoopProblems &Problems, const Mark &M,
+                      const BodyWalk &Walk);
+  clang::CompoundStmt *buildParallelLoop(const LoopForm &Form,
+                                         clang::Expr *Grain,
+                                         llvm::ArrayRef<clang::Stmt *> Head,
+                                         clang::Stmt *Body, BodyWalk &Walk);
   bool rewriteParallelLoop(clang::Stmt *&S, clang::ForStmt *Loop,
                            clang::Expr *Grain, const Mark &M, BodyWalk &Walk);
-  clang::CompoundStmt *walkIteration(clang::VarDecl *Var, clang::Stmt *Body,
-                                     BodyWalk &Outer);
+  bool rewriteRangeLoop(clang::Stmt *&S, clang::CXXForRangeStmt *Loop,
+                        clang::Expr *Grain, const Mark &M, BodyWalk &Walk);
+  std::string notRandomAccess(clang::QualType Iterator) const;
+  clang::CompoundStmt *walkIteration(llvm::ArrayRef<clang::Stmt *> Head,
+                                     clang::Stmt *Body, BodyWalk &Outer);
+  clang::DeclStmt *declaration(clang::VarDecl *Var);
   bool headerSpawns(const clang::Stmt *S);
   const PforCallees &pforCallees();
 

@@ -49,12 +49,17 @@ void childDone(Worker *W, Frame *F) {
 /// frame below it stay intact. Returns on whichever thread resumes it.
 void parkUntilComplete(Worker *W, Frame *F) {
   W->stats.parks.add();
-  Stack *Scheduler = W->free_stacks;
-  if (Scheduler)
-    W->free_stacks = Scheduler->next_free;
-  else
-    Scheduler = create_scheduler_stack();
-  switch_to(Scheduler, PendingAction::PublishPark, F);
+  switch_to(take_scheduler_stack(W), PendingAction::PublishPark, F);
+  // F's slow clone completed and left the views of everything up to F's
+  // return: this stack's strand goes on with them, on whichever worker.
+  current_worker()->views = take_views(F);
+}
+
+/// Ends the strand the worker was running: its views go to \p F as
+/// segment \p Segment of F's strands since the last sync.
+void endStrand(Worker *W, Frame *F, std::uint32_t Segment) {
+  deposit_views(F, W->views, Segment);
+  W->views = StrandViews::stolen();
 }
 
 /// Validates the environment at start-up, so that a bad value is reported
@@ -110,7 +115,11 @@ void __weft_spawn_stolen(void *FramePtr) {
   // The slow clone running at the base of this stack is F's only if this
   // call comes from the slow clone; a fast clone of F runs above its
   // caller, never above F's own slow clone.
-  bool FromSlowClone = W->current_stack->resumed_frame == F;
+  Stack *S = W->current_stack;
+  bool FromSlowClone = S->resumed_frame == F;
+  // The strand that spawned the child ends with it; in the fast clone it is
+  // F's first (F's first steal came after it).
+  endStrand(W, F, FromSlowClone ? S->resumed_segment : 0);
   childDone(W, F);
   if (!FromSlowClone)
     parkUntilComplete(W, F);
@@ -118,6 +127,11 @@ void __weft_spawn_stolen(void *FramePtr) {
 
 bool __weft_sync_slow(void *FramePtr) {
   Frame *F = asFrame(FramePtr);
+  Worker *W = current_worker();
+  Stack *S = W->current_stack;
+  // Deposited before the join count's release, so that the strand that
+  // resumes F after the sync sees these views with every child's.
+  endStrand(W, F, S->resumed_segment);
   std::int64_t Steals = F->steals;
   F->steals = 0;
   std::int64_t Now =
@@ -126,16 +140,23 @@ bool __weft_sync_slow(void *FramePtr) {
   if (Now != kWaitBias)
     return true; // suspend; the last child resumes us (childDone)
   F->join.store(0, std::memory_order_relaxed);
+  W->views = take_views(F);
+  S->resumed_segment = 0; // after a sync, F's strands are numbered anew
   return false;
 }
 
 void __weft_frame_complete(void *FramePtr) {
   Frame *F = asFrame(FramePtr);
-  // Release publishes the result stored in the frame; acquire pairs with
-  // the parker's publication of its stack context.
+  Worker *W = current_worker();
+  // The last strand of F hands its views (everything since the caller's
+  // last steal, merged by the final sync) to the fast clone that resumes
+  // after this, through the frame.
+  endStrand(W, F, W->current_stack->resumed_segment);
+  // Release publishes the result stored in the frame and the views; acquire
+  // pairs with the parker's publication of its stack context.
   std::uintptr_t Parked = F->park.exchange(kParkDone, std::memory_order_acq_rel);
   if (Parked)
-    make_ready(current_worker(), reinterpret_cast<Stack *>(Parked));
+    make_ready(W, reinterpret_cast<Stack *>(Parked));
 }
 
 } // extern "C"

@@ -1,8 +1,9 @@
 //===- api.cpp - The program's view of the runtime (weft/api.h, cilk_api.h) ===//
 //
 // The worker count and number, and the statistics, for programs that ask
-// (weft/api.h), under Weft's names and OpenCilk's. None of this is on a
-// spawn's path.
+// (weft/api.h), under Weft's names and OpenCilk's, and Cilk Plus's calls
+// that set the count and start the pool (cilk/cilk_api.h). None of this is
+// on a spawn's path.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,9 +11,35 @@
 #include "stats.h"
 #include "worker.h"
 
+#include "cilk/cilk_api.h"
 #include "weft/api.h"
 
+#include <cstring>
+
 using namespace weft;
+
+/// As Cilk Plus: too late once the pool runs, whatever the value; then the
+/// value's own problems.
+int weft::set_cilk_param(WorkerCount &Count, const char *Param,
+                         const char *Value, unsigned Default) {
+  if (!Param || !Value)
+    return __CILKRTS_SET_PARAM_INVALID;
+  if (std::strcmp(Param, "nworkers") != 0)
+    return __CILKRTS_SET_PARAM_UNIMP;
+  if (Count.fixed())
+    return __CILKRTS_SET_PARAM_LATE;
+  unsigned N = 0;
+  if (int Problem = __weft_nworkers_param(Value, &N))
+    return Problem;
+  switch (Count.set(N ? N : Default)) {
+  case WEFT_OK:
+    return __CILKRTS_SET_PARAM_SUCCESS;
+  case WEFT_ESTARTED: // the pool started since the check above
+    return __CILKRTS_SET_PARAM_LATE;
+  default:
+    return __CILKRTS_SET_PARAM_XRANGE;
+  }
+}
 
 extern "C" {
 
@@ -32,5 +59,15 @@ void weft_get_stats(struct weft_stats *Out) { collect_stats(*Out); }
 unsigned __cilkrts_get_nworkers(void) { return weft_get_nworkers(); }
 
 unsigned __cilkrts_get_worker_number(void) { return weft_get_worker_number(); }
+
+int __cilkrts_set_param(const char *Param, const char *Value) {
+  return set_cilk_param(nworkers_setting(), Param, Value, config().nworkers);
+}
+
+/// Starts the pool now, as the first spawn would, the caller its worker 0.
+void __cilkrts_init(void) { current_or_new_worker(); }
+
+/// The pool, once started, runs until exit: nothing to end.
+void __cilkrts_end_cilk(void) {}
 
 } // extern "C"

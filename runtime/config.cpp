@@ -57,11 +57,19 @@ unsigned cpusInAffinityMask() {
 // External threads beyond the pool need slots of their own.
 static_assert(WEFT_MAX_NWORKERS <= kMaxWorkers / 2);
 
+/// WEFT_NWORKERS if set, else OpenCilk's and Cilk Plus's CILK_NWORKERS, so
+/// that their users' scripts keep working.
+const char *nworkersVariable() {
+  if (!std::getenv("WEFT_NWORKERS") && std::getenv("CILK_NWORKERS"))
+    return "CILK_NWORKERS";
+  return "WEFT_NWORKERS";
+}
+
 Config parse() {
   Config C;
   unsigned Cpus = cpusInAffinityMask();
   C.nworkers = static_cast<unsigned>(
-      readNumber("WEFT_NWORKERS", 1, WEFT_MAX_NWORKERS,
+      readNumber(nworkersVariable(), 1, WEFT_MAX_NWORKERS,
                  Cpus < WEFT_MAX_NWORKERS ? Cpus : WEFT_MAX_NWORKERS,
                  "an integer from 1 to 256"));
   C.stats = readNumber("WEFT_STATS", 0, 1, 0, "0 or 1") == 1;
@@ -110,6 +118,11 @@ void WorkerCount::pinToOne() {
 unsigned WorkerCount::planned() const {
   std::lock_guard<std::mutex> Guard(Lock);
   return Count;
+}
+
+bool WorkerCount::fixed() const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  return Fixed;
 }
 
 WorkerCount &nworkers_setting() {

@@ -1,7 +1,8 @@
 //===- config.h - Runtime settings read from the environment --------------===//
 //
 //   WEFT_NWORKERS=N    worker threads including the calling thread
-//                      (default: CPUs in the process's affinity mask)
+//                      (default: CILK_NWORKERS, OpenCilk's and Cilk
+//                      Plus's name, else CPUs in the affinity mask)
 //   WEFT_STATS=0|1     print one `weft-stats:` line to stderr at exit
 //   WEFT_STACK_KB=K    size of each fiber stack in KiB (default 8192)
 //   WEFT_STRESS=0|1    force steals: yield after pushes, never sleep, so the
@@ -50,6 +51,8 @@ public:
   /// The count the pool starts with; every later set() fails.
   unsigned fix();
   unsigned get() const;
+  /// Whether the pool has started with the count.
+  bool fixed() const;
   /// For the work/span analysis (workspan.cpp): one worker from now on,
   /// and every later set() fails, but planned() keeps the count so far.
   void pinToOne();
@@ -66,6 +69,11 @@ private:
 
 /// The process's worker count, initially config().nworkers.
 WorkerCount &nworkers_setting();
+
+/// __cilkrts_set_param(\p Param, \p Value) (cilk/cilk_api.h) on \p Count,
+/// whose default, which "nworkers" "0" restores, is \p Default.
+int set_cilk_param(WorkerCount &Count, const char *Param, const char *Value,
+                   unsigned Default);
 
 } // namespace weft
 

@@ -20,6 +20,15 @@
 //
 // Elements are trivially copyable and pointer-sized (frames, in Weft).
 //
+// Peak size. The deque records the most elements it held at once, as its
+// owner saw them when pushing, for WEFT_STATS. Counting at every push would
+// put work on the spawn path, so the owner's private copy of top doubles as
+// a trap: it is kept low enough that try_push() fails exactly when the push
+// would take the deque past its recorded peak, and push_slow() records the
+// new peak. The trap fires once per new peak, plus at most once per steal
+// (a steal moves the real top, which the copy does not follow), never per
+// spawn.
+//
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_RUNTIME_DEQUE_H
 #define WEFT_RUNTIME_DEQUE_H
@@ -141,6 +150,19 @@ public:
     return ring_.load(std::memory_order_relaxed)->capacity;
   }
 
+  /// Any thread: the most elements the deque has held at once, counted by
+  /// the owner after each push against the newest top it had read. A
+  /// steal the owner has not yet seen counts as still there, so under
+  /// thieves this may exceed the true peak by the steals in flight; it is
+  /// exact for a deque without thieves. Exact once the owner has stopped.
+  std::int64_t peak_size() const {
+    return peak_.load(std::memory_order_relaxed);
+  }
+
+  /// Owner only: pushes that took the slow path (a new peak, a steal since
+  /// the last slow push, or a full ring).
+  std::int64_t slow_pushes() const { return slow_pushes_; }
+
 private:
   /// A power-of-two circular array of slots; slot i is index i mod capacity.
   /// Slots are atomics because a thief may read one the owner is about to
@@ -181,18 +203,34 @@ private:
     bottom_.store(B + 1, std::memory_order_release);
   }
 
-  /// Owner only: push() when the ring looked full. Takes a fresh look at
-  /// top, and grows the ring if it really is full.
+  /// Owner only: push() when try_push() refused, because the ring looked
+  /// full or the push would pass the recorded peak. Takes a fresh look at
+  /// top, grows the ring if it really is full, and records the new size.
   void push_slow(T X) {
+    ++slow_pushes_;
     std::int64_t B = bottom_.load(std::memory_order_relaxed);
     // Acquire: a slot below `top` may be reused only after the thief that
     // took it has read it (its CAS on top is seq_cst). Every slot try_push
     // overwrites lies below the top seen here.
-    top_seen_ = top_.load(std::memory_order_acquire);
+    std::int64_t Top = top_.load(std::memory_order_acquire);
     Ring *R = ring_.load(std::memory_order_relaxed);
-    if (B - top_seen_ >= capacity_)
-      R = grow(R, top_seen_, B);
+    if (B - Top >= capacity_)
+      R = grow(R, Top, B);
     publish(R, B, X);
+    if (B + 1 - Top > peak_.load(std::memory_order_relaxed))
+      // Relaxed: only the owner writes; readers want a statistic.
+      peak_.store(B + 1 - Top, std::memory_order_relaxed);
+    arm_peak_trap(Top);
+  }
+
+  /// Owner only: sets the private copy of top from \p Top, a top the owner
+  /// has read with acquire or itself written, lowered by the slots between
+  /// the peak and the capacity. try_push() fails when bottom - top_seen_
+  /// reaches capacity_, that is when the size counted from \p Top reaches
+  /// the peak. Lowering the copy is always safe: it only makes the ring
+  /// look fuller than it is.
+  void arm_peak_trap(std::int64_t Top) {
+    top_seen_ = Top - (capacity_ - peak_.load(std::memory_order_relaxed));
   }
 
   /// Owner only: the first half of a pop. Moves bottom down over the newest
@@ -222,7 +260,13 @@ private:
     bool Won = top_.compare_exchange_strong(T0, T0 + 1, std::memory_order_seq_cst,
                                             std::memory_order_relaxed);
     bottom_.store(B + 1, std::memory_order_relaxed);
-    return Won ? X : T();
+    if (!Won)
+      return T();
+    // The deque is empty at T0 + 1, a top our own CAS wrote. Without this
+    // the trap would count every taken-back last element as a moved top,
+    // and a loop of spawns would take the slow push every `peak` spawns.
+    arm_peak_trap(T0 + 1);
+    return X;
   }
 
   /// Owner only: doubles the ring, copying the live elements [Top, Bottom).
@@ -242,9 +286,13 @@ private:
   alignas(64) std::atomic<std::int64_t> bottom_{0};
   std::atomic<Ring *> ring_;
   // Owner-private copies beside bottom: the live ring's capacity, and a top
-  // no newer than the real one (push_slow() refreshes it).
+  // no newer than the real one, lowered to trap the next peak
+  // (arm_peak_trap()); at first the peak is 0, so the first push traps.
   std::int64_t capacity_ = kInitialCapacity;
-  std::int64_t top_seen_ = 0;
+  std::int64_t top_seen_ = -kInitialCapacity;
+  std::int64_t slow_pushes_ = 0;
+  // Written by the owner only, read by statistics from any thread.
+  std::atomic<std::int64_t> peak_{0};
 };
 
 } // namespace weft

@@ -16,6 +16,10 @@
 // stolen child is done; otherwise the child whose increment brings `join`
 // to kWaitBias resumes the frame.
 //
+// Views. Reducer views travel with strands: a strand that ends deposits
+// its views in the frame, and the sync merges them in serial order
+// (views.h).
+//
 // Park. A fast clone whose frame was stolen parks its stack and publishes
 // it in `park`; the slow clone, when it completes, swaps kParkDone in. Who
 // comes second resumes the parked stack.
@@ -42,6 +46,10 @@ struct Frame {
   // An exception a child or the slow clone left for the sync or for the
   // parked fast clone (a std::exception_ptr on the heap; exceptions.cpp).
   std::atomic<void *> exception;
+  // Reducer views of the strands of this frame that ended since the last
+  // sync, waiting to be merged there (views.h): a list of ViewMaps, and in
+  // bit 0 whether segment 0 was the leftmost strand.
+  std::atomic<std::uintptr_t> views;
 
   /// Enters the slow clone at the frame's current resume point.
   void resume() {
@@ -59,6 +67,7 @@ static_assert(offsetof(Frame, park) == WEFT_FRAME_PARK_OFFSET);
 static_assert(offsetof(Frame, steals) == WEFT_FRAME_STEALS_OFFSET);
 static_assert(offsetof(Frame, stolen) == WEFT_FRAME_STOLEN_OFFSET);
 static_assert(offsetof(Frame, exception) == WEFT_FRAME_EXCEPTION_OFFSET);
+static_assert(offsetof(Frame, views) == WEFT_FRAME_VIEWS_OFFSET);
 static_assert(sizeof(Frame) == WEFT_FRAME_SIZE);
 static_assert(alignof(Frame) <= WEFT_FRAME_ALIGN);
 static_assert(std::atomic<std::int64_t>::is_always_lock_free);

@@ -2,20 +2,23 @@
 //
 // The IR pass outlines each parallel loop into a chunk function that runs
 // the iterations [lo, hi) and calls __weft_parallel_for (plugin/
-// ParallelFor.cpp). Here [0, n) is split recursively, the upper half
-// spawned and the lower half kept, until a range is no longer than the
+// ParallelFor.cpp). Here [0, n) is split recursively, the lower half
+// spawned and the upper half kept, until a range is no longer than the
 // grain; then the chunk runs it:
 //
 //   split(lo, hi):  while (hi - lo > grain) {
 //                     mid = lo + (hi - lo) / 2;
-//                     cilk_spawn split(mid, hi);    // a thief takes the
-//                     hi = mid;                     // continuation: the
-//                   }                               // lower halves
+//                     cilk_spawn split(lo, mid);    // a thief takes the
+//                     lo = mid;                     // continuation: the
+//                   }                               // upper halves
 //                   chunk(lo, hi);
 //                   cilk_sync;
 //
 // so a loop costs about n / grain spawns, not n, and a thief steals the
-// largest piece left, as for any divide and conquer in Cilk. Steals are
+// largest piece left, as for any divide and conquer in Cilk. Spawning the
+// lower half keeps the serial order of this recursion the loop's own, as
+// OpenCilk does: iterations run in order on one worker, and reducers
+// (docs/reducers.md) merge their views in the loop's order. Steals are
 // continuation steals like every Weft spawn: this file is compiled with
 // the Weft plugin itself (runtime/CMakeLists.txt).
 //
@@ -46,8 +49,8 @@ void split(Chunk Run, void *Ctx, std::uint64_t Lo, std::uint64_t Hi,
            std::uint64_t Grain) {
   while (Hi - Lo > Grain) {
     std::uint64_t Mid = Lo + (Hi - Lo) / 2;
-    cilk_spawn split(Run, Ctx, Mid, Hi, Grain);
-    Hi = Mid;
+    cilk_spawn split(Run, Ctx, Lo, Mid, Grain);
+    Lo = Mid;
   }
   Run(Ctx, Lo, Hi);
   cilk_sync;

@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "fence.h"
+#include "occupancy.h"
 #include "worker.h"
 
 #include <sched.h>
@@ -27,7 +28,9 @@ std::uint64_t nextRandom(Worker *W) {
   return X * 0x2545F4914F6CDD1Dull;
 }
 
-Frame *trySteal(Worker *W) {
+/// Steals a frame; \p Segment gets the number of the strand the steal
+/// starts (views.h).
+Frame *trySteal(Worker *W, std::uint32_t &Segment) {
   unsigned N = worker_count();
   if (N < 2)
     return nullptr;
@@ -40,7 +43,7 @@ Frame *trySteal(Worker *W) {
     if (Victim->deque.steal(F) == StealResult::Success) {
       // We own F now: its previous owner only touches join and park.
       F->stolen = 1;
-      ++F->steals;
+      Segment = ++F->steals;
       W->stats.steals.add();
       return F;
     }
@@ -77,9 +80,10 @@ template <typename T> T *take(T *&Slot) {
 
 } // namespace
 
-void run_frame(Worker *W, Frame *F) {
+void run_frame(Worker *W, Frame *F, std::uint32_t Segment) {
   Stack *S = W->current_stack;
   S->resumed_frame = F;
+  S->resumed_segment = Segment;
   F->resume();
   // The slow clone may have parked and resumed this stack on another
   // thread; S is this stack's own record, wherever it runs now.
@@ -87,6 +91,7 @@ void run_frame(Worker *W, Frame *F) {
 }
 
 void make_ready(Worker *W, Stack *S) {
+  note_unparked();
   if (S->home && S->home != W) {
     // Release pairs with the home thread's acquire exchange: the frame's
     // result is visible before its native stack runs again.
@@ -102,7 +107,9 @@ void scheduler_loop() {
   for (;;) {
     Worker *W = current_worker();
     if (Frame *F = take(W->ready_frame)) {
-      run_frame(W, F);
+      // After its sync: one strand again, with the views of all of them.
+      W->views = take_views(F);
+      run_frame(W, F, /*Segment=*/0);
       Failures = 0;
       continue;
     }
@@ -120,8 +127,11 @@ void scheduler_loop() {
       switch_to(W->native_stack, PendingAction::Recycle);
       continue;
     }
-    if (Frame *F = trySteal(W)) {
-      run_frame(W, F);
+    std::uint32_t Segment;
+    if (Frame *F = trySteal(W, Segment)) {
+      // A new strand, to the right of every other: no views yet.
+      W->views = StrandViews::stolen();
+      run_frame(W, F, Segment);
       Failures = 0;
       continue;
     }

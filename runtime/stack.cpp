@@ -3,6 +3,7 @@
 #include "stack.h"
 
 #include "config.h"
+#include "occupancy.h"
 #include "worker.h"
 
 #include <cstdio>
@@ -74,12 +75,16 @@ void finishSwitch(transfer_t From) {
   case PendingAction::None:
     break;
   case PendingAction::Recycle:
+    note_stack_returned(Left);
     Left->next_free = W->free_stacks;
     W->free_stacks = Left;
     break;
   case PendingAction::PublishPark: {
     Frame *F = W->pending_frame;
     std::uintptr_t Expected = 0;
+    // Counted before the park word publishes Left, so before whoever
+    // unparks it counts it out.
+    note_parked();
     // Release: the saved context must be visible to the completer that
     // swaps kParkDone in and resumes Left. Acquire on failure: the slow
     // clone already completed, and we are about to resume Left ourselves.
@@ -143,6 +148,16 @@ Stack *create_scheduler_stack() {
 #endif
   if (Worker *W = current_worker())
     W->stats.stacks.add();
+  return S;
+}
+
+Stack *take_scheduler_stack(Worker *W) {
+  Stack *S = W->free_stacks;
+  if (S)
+    W->free_stacks = S->next_free;
+  else
+    S = create_scheduler_stack();
+  note_stack_taken(W, S);
   return S;
 }
 

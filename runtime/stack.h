@@ -17,6 +17,7 @@
 #include <boost/context/detail/fcontext.hpp>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace weft {
 
@@ -29,7 +30,9 @@ struct Stack {
   std::size_t mapping_bytes = 0;
   Worker *home = nullptr;        // native stack: the only thread that may run it
   Frame *resumed_frame = nullptr; // slow clone this stack's scheduler is running
+  std::uint32_t resumed_segment = 0; // which of its strands (views.h)
   Stack *next_free = nullptr;
+  Worker *taken_by = nullptr;     // fiber stack: the worker it counts against
   void *tsan_fiber = nullptr;     // ThreadSanitizer's handle for this stack
   const void *bottom = nullptr;   // lowest usable address, for AddressSanitizer
   std::size_t size = 0;
@@ -46,6 +49,9 @@ enum class PendingAction {
 Stack *adopt_native_stack(Worker *Home);
 /// Creates a fiber stack whose first activation runs the scheduler loop.
 Stack *create_scheduler_stack();
+/// A scheduler fiber for \p W to switch to: one from its free list, or a
+/// new one.
+Stack *take_scheduler_stack(Worker *W);
 /// Releases a fiber stack that is not running and holds no live frames.
 void destroy_stack(Stack *S);
 

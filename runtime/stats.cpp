@@ -1,14 +1,46 @@
 //===- stats.cpp - The weft-stats line ------------------------------------===//
+//
+// Totals summed over the workers, then the peaks: the largest of the
+// workers' (peak_frames), the process-wide ones (peak_stacks, peak_parked),
+// and each worker's own, in worker-number order (the *_per_worker lists).
+//
+//===----------------------------------------------------------------------===//
 
 #include "stats.h"
 
 #include "config.h"
 #include "fence.h"
+#include "occupancy.h"
 #include "worker.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
 
 namespace weft {
+namespace {
+
+/// Worker I's peaks, as the *_per_worker lists print them.
+std::uint64_t peakFramesOf(unsigned I) {
+  return static_cast<std::uint64_t>(worker_at(I)->deque.peak_size());
+}
+std::uint64_t peakStacksOf(unsigned I) {
+  return worker_at(I)->stats.peak_stacks.get();
+}
+
+/// " Key=v0,v1,..." with Value(I) for each of the \p Threads workers.
+template <typename ValueOf>
+std::string perWorkerList(const char *Key, unsigned Threads, ValueOf Value) {
+  std::string Out = std::string(" ") + Key + "=";
+  for (unsigned I = 0; I < Threads; ++I) {
+    if (I)
+      Out += ',';
+    Out += std::to_string(Value(I));
+  }
+  return Out;
+}
+
+} // namespace
 
 void collect_stats(weft_stats &Out) {
   Out = weft_stats{};
@@ -22,25 +54,35 @@ void collect_stats(weft_stats &Out) {
     Out.parks += S.parks.get();
     Out.stacks += S.stacks.get();
     Out.sleeps += S.sleeps.get();
+    Out.peak_frames = std::max(Out.peak_frames, peakFramesOf(I));
   }
+  Out.peak_stacks = peak_stacks_in_use();
+  Out.peak_parked = peak_parked_stacks();
 }
 
 void print_stats() {
   weft_stats Sum;
   collect_stats(Sum);
+  std::string PerWorker =
+      perWorkerList("peak_frames_per_worker", Sum.threads, peakFramesOf) +
+      perWorkerList("peak_stacks_per_worker", Sum.threads, peakStacksOf);
   // The program's own output comes first, even when stdout is a pipe whose
   // buffer would otherwise be flushed after this line.
   std::fflush(stdout);
   std::fprintf(stderr,
                "weft-stats: workers=%u threads=%u spawns=%llu steals=%llu "
                "steal_attempts=%llu parks=%llu stacks=%llu sleeps=%llu "
-               "fences=%s\n",
+               "fences=%s peak_frames=%llu peak_stacks=%llu "
+               "peak_parked=%llu%s\n",
                Sum.workers, Sum.threads, (unsigned long long)Sum.spawns,
                (unsigned long long)Sum.steals,
                (unsigned long long)Sum.steal_attempts,
                (unsigned long long)Sum.parks, (unsigned long long)Sum.stacks,
                (unsigned long long)Sum.sleeps,
-               fences_asymmetric() ? "asymmetric" : "symmetric");
+               fences_asymmetric() ? "asymmetric" : "symmetric",
+               (unsigned long long)Sum.peak_frames,
+               (unsigned long long)Sum.peak_stacks,
+               (unsigned long long)Sum.peak_parked, PerWorker.c_str());
 }
 
 } // namespace weft

@@ -2,7 +2,8 @@
 //
 // Each worker counts its own events on its own cache lines; only the owner
 // writes (relaxed load + store, no read-modify-write on the spawn path), and
-// the totals are read after the workers have stopped.
+// the totals are read after the workers have stopped. The peaks come from
+// where they are kept: each deque's (deque.h) and occupancy.h's.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_RUNTIME_STATS_H
@@ -24,6 +25,16 @@ struct Counter {
   std::uint64_t get() const { return value.load(std::memory_order_relaxed); }
 };
 
+/// The largest value one writer has seen; as Counter, relaxed throughout.
+struct Peak {
+  std::atomic<std::uint64_t> value{0};
+  void raise(std::uint64_t V) {
+    if (V > value.load(std::memory_order_relaxed))
+      value.store(V, std::memory_order_relaxed);
+  }
+  std::uint64_t get() const { return value.load(std::memory_order_relaxed); }
+};
+
 struct WorkerStats {
   Counter spawns;         // frames pushed
   Counter steals;         // successful steals
@@ -31,6 +42,8 @@ struct WorkerStats {
   Counter parks;          // fast clones that parked their stack
   Counter stacks;         // fiber stacks created
   Counter sleeps;         // times the worker went to sleep
+  Peak peak_stacks;       // most fiber stacks taken by this worker in use at
+                          // once (occupancy.h)
 };
 
 /// The counters summed over all workers, as weft_get_stats() reports them.

@@ -60,6 +60,10 @@ Worker *claimSlot(bool External) {
   auto *W = new Worker();
   W->id = Id;
   W->external = External;
+  // A pool thread only runs strands that steals start (scheduler.cpp);
+  // an external thread's first strand is the leftmost.
+  if (!External)
+    W->views = StrandViews::stolen();
   W->rng_state = 0x9E3779B97F4A7C15ull * (Id + 1);
   Slots[Id].store(W, std::memory_order_release);
   // Publish in slot order so [0, SlotCount) is always fully initialised.
@@ -82,7 +86,7 @@ void workerThreadMain(Worker *W) {
   adoptNativeStack(W);
   // The native stack of a pool thread only waits for shutdown; all work
   // runs on fibers, which may migrate between threads.
-  switch_to(create_scheduler_stack(), PendingAction::None);
+  switch_to(take_scheduler_stack(W), PendingAction::None);
   while (Stack *S = W->free_stacks) {
     W->free_stacks = S->next_free;
     destroy_stack(S);

@@ -15,6 +15,7 @@
 #include "frame.h"
 #include "stack.h"
 #include "stats.h"
+#include "views.h"
 
 #include <atomic>
 #include <cstdint>
@@ -36,12 +37,16 @@ struct alignas(64) Worker {
   Stack *ready_stack = nullptr;  // switch to next: its frame completed
   PendingAction pending = PendingAction::None;
   Frame *pending_frame = nullptr;
+  StrandViews views = StrandViews::leftmost(); // of the strand running here
 
   WorkerStats stats;
 
   // Written by other workers: a parked native stack of this thread that may
   // run again. Only this thread may run its native stack.
   alignas(64) std::atomic<Stack *> home_ready{nullptr};
+  // Fiber stacks this worker took that are not back on a free list; any
+  // worker that recycles one decrements it (occupancy.cpp).
+  std::atomic<std::int64_t> stacks_taken{0};
 };
 
 namespace detail {
@@ -85,8 +90,9 @@ bool shutting_down();
 
 /// The scheduler loop run at the base of every fiber stack (scheduler.cpp).
 [[noreturn]] void scheduler_loop();
-/// Runs \p F's slow clone on the current stack (scheduler.cpp).
-void run_frame(Worker *W, Frame *F);
+/// Runs \p F's slow clone on the current stack, as strand \p Segment of
+/// F's strands since its last sync (scheduler.cpp).
+void run_frame(Worker *W, Frame *F, std::uint32_t Segment);
 /// Makes a parked stack runnable (scheduler.cpp).
 void make_ready(Worker *W, Stack *S);
 

@@ -1,7 +1,9 @@
 // Unit tests of the program's view of the runtime (weft/api.h,
 // cilk/cilk_api.h): the worker count a program may set until the pool
 // starts, also while other threads race to set it and to start the pool,
-// and worker numbers of threads that have or have not entered Weft.
+// through weft_set_nworkers and Cilk Plus's __cilkrts_set_param (every
+// result code), and worker numbers of threads that have or have not
+// entered Weft.
 #include "config.h"
 #include "worker.h"
 
@@ -90,12 +92,65 @@ TEST(WorkerCount, SettersRacingWithTheStart) {
   EXPECT_LE(Fixed, 8u);
 }
 
+TEST(CilkSetParam, SetsNworkersUntilFixed) {
+  WorkerCount Count(4);
+  EXPECT_EQ(weft::set_cilk_param(Count, "nworkers", "2", 4),
+            __CILKRTS_SET_PARAM_SUCCESS);
+  EXPECT_EQ(Count.get(), 2u);
+  EXPECT_EQ(weft::set_cilk_param(Count, "nworkers", "256", 4),
+            __CILKRTS_SET_PARAM_SUCCESS);
+  EXPECT_EQ(Count.get(), 256u);
+  // "0" restores the default, as in Cilk Plus.
+  EXPECT_EQ(weft::set_cilk_param(Count, "nworkers", "0", 3),
+            __CILKRTS_SET_PARAM_SUCCESS);
+  EXPECT_EQ(Count.get(), 3u);
+  EXPECT_EQ(Count.fix(), 3u);
+  EXPECT_EQ(weft::set_cilk_param(Count, "nworkers", "2", 4),
+            __CILKRTS_SET_PARAM_LATE);
+  // Too late whatever the value, as in Cilk Plus.
+  EXPECT_EQ(weft::set_cilk_param(Count, "nworkers", "many", 4),
+            __CILKRTS_SET_PARAM_LATE);
+  EXPECT_EQ(Count.get(), 3u);
+}
+
+TEST(CilkSetParam, RejectsBadValuesAndOtherParameters) {
+  WorkerCount Count(4);
+  struct {
+    const char *Param, *Value;
+    int Result;
+  } Cases[] = {
+      {"nworkers", "257", __CILKRTS_SET_PARAM_XRANGE},
+      {"nworkers", "-1", __CILKRTS_SET_PARAM_XRANGE},
+      {"nworkers", "99999999999999999999999", __CILKRTS_SET_PARAM_XRANGE},
+      {"nworkers", "", __CILKRTS_SET_PARAM_INVALID},
+      {"nworkers", "four", __CILKRTS_SET_PARAM_INVALID},
+      {"nworkers", "4x", __CILKRTS_SET_PARAM_INVALID},
+      {"nworkers", "-", __CILKRTS_SET_PARAM_INVALID},
+      {"nworkers", nullptr, __CILKRTS_SET_PARAM_INVALID},
+      {nullptr, "4", __CILKRTS_SET_PARAM_INVALID},
+      {"force reduce", "1", __CILKRTS_SET_PARAM_UNIMP},
+      {"stack size", "0x800000", __CILKRTS_SET_PARAM_UNIMP},
+      {"NWORKERS", "4", __CILKRTS_SET_PARAM_UNIMP},
+  };
+  for (const auto &C : Cases)
+    EXPECT_EQ(weft::set_cilk_param(Count, C.Param, C.Value, 4), C.Result)
+        << (C.Param ? C.Param : "(null)") << " = "
+        << (C.Value ? C.Value : "(null)");
+  EXPECT_EQ(Count.get(), 4u);
+  EXPECT_FALSE(Count.fixed());
+}
+
 TEST(Api, CountIsFixedOnceThePoolRuns) {
   weft::current_or_new_worker(); // starts the pool if no test did
   EXPECT_EQ(weft_set_nworkers(1), WEFT_ESTARTED);
   EXPECT_EQ(weft_set_nworkers(0), WEFT_EINVAL);
   EXPECT_GE(weft_get_nworkers(), 1u);
   EXPECT_EQ(__cilkrts_get_nworkers(), weft_get_nworkers());
+  EXPECT_EQ(__cilkrts_set_param("nworkers", "1"), __CILKRTS_SET_PARAM_LATE);
+  EXPECT_EQ(__cilkrts_set_param("force reduce", "1"),
+            __CILKRTS_SET_PARAM_UNIMP);
+  __cilkrts_end_cilk(); // ends nothing: the count stays fixed
+  EXPECT_EQ(__cilkrts_set_param("nworkers", "1"), __CILKRTS_SET_PARAM_LATE);
   struct weft_stats Stats;
   weft_get_stats(&Stats);
   EXPECT_EQ(Stats.workers, weft_get_nworkers());

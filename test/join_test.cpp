@@ -32,8 +32,10 @@ void leaveSlowClone(Worker *W) { W->current_stack->resumed_frame = nullptr; }
 
 TEST(Join, SyncWithNoStealsNeverWaits) {
   Frame F{};
+  Worker *W = actAsSlowCloneOf(F);
   EXPECT_FALSE(__weft_sync_slow(&F));
   EXPECT_EQ(F.join.load(), 0);
+  leaveSlowClone(W);
 }
 
 TEST(Join, ChildrenDoneBeforeSync) {
@@ -91,6 +93,7 @@ TEST(Join, ConcurrentChildrenResumeExactlyOnce) {
       }
       leaveSlowClone(W);
     });
+  Worker *Main = actAsSlowCloneOf(F); // the thread that syncs
   for (int Round = 0; Round < Rounds; ++Round) {
     F.steals = Children;
     Resumed.store(0);
@@ -104,11 +107,14 @@ TEST(Join, ConcurrentChildrenResumeExactlyOnce) {
   }
   for (std::thread &T : Threads)
     T.join();
+  leaveSlowClone(Main);
 }
 
 TEST(Join, FrameCompleteBeforeParkLeavesDoneMark) {
   Frame F{};
+  Worker *W = actAsSlowCloneOf(F);
   __weft_frame_complete(&F);
+  leaveSlowClone(W);
   EXPECT_EQ(F.park.load(), weft::kParkDone)
       << "a parker arriving later sees the frame complete and resumes itself";
 }

@@ -7,6 +7,10 @@
  *
  * cilk_scope { ... } waits at the block's end for the children spawned in
  * it, as in OpenCilk.
+ *
+ * The keywords' underlying spellings, _Cilk_spawn, _Cilk_sync, _Cilk_for
+ * (Cilk Plus's) and _Cilk_scope (OpenCilk's), mean the same; Clang does not
+ * know them as keywords, so a program that uses them includes this header.
 \*===----------------------------------------------------------------------===*/
 #ifndef WEFT_CILK_CILK_H
 #define WEFT_CILK_CILK_H
@@ -17,5 +21,22 @@
 #define cilk_sync weft_sync
 #define cilk_for weft_for
 #define cilk_scope weft_scope
+
+#define _Cilk_spawn weft_spawn
+#define _Cilk_sync weft_sync
+#define _Cilk_for weft_for
+#define _Cilk_scope weft_scope
+
+/* OpenCilk 2's reducer type qualifier, `T cilk_reducer(identity, reduce)`,
+ * needs compiler support that Weft does not have. With the plugin, each
+ * declaration that uses it is an error naming the replacements; without it,
+ * the qualifier vanishes (the serial elision). */
+#if defined(__weft__)
+/* One string: _Pragma takes no concatenation. */
+#define cilk_reducer(identity, reduce)                                       \
+  _Pragma("GCC error \"cilk_reducer is not supported by Weft: use cilk::opadd_reducer<T> from <cilk/opadd_reducer.h>, cilk::reducer<M> from <cilk/reducer_opadd.h> and its siblings, or weft::reducer<M>\"")
+#else
+#define cilk_reducer(identity, reduce)
+#endif
 
 #endif /* WEFT_CILK_CILK_H */

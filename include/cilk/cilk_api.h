@@ -1,40 +1,105 @@
-/*===- cilk/cilk_api.h - OpenCilk's runtime queries, answered by Weft ------===*\
+/*===- cilk/cilk_api.h - OpenCilk's and Cilk Plus's runtime API, by Weft ---===*\
  *
- * OpenCilk programs ask the runtime how many workers there are and which
- * one runs the caller:
+ * OpenCilk and Cilk Plus programs ask the runtime how many workers there
+ * are and which one runs the caller, and Cilk Plus programs set the count:
  *
  *   #include <cilk/cilk_api.h>
+ *   if (__cilkrts_set_param("nworkers", "4") != __CILKRTS_SET_PARAM_SUCCESS)
+ *     ...;                                  // before the first spawn
  *   long partial[__cilkrts_get_nworkers()];
  *   partial[__cilkrts_get_worker_number()] += v;
  *
- * __cilkrts_get_nworkers() is the worker count P (WEFT_NWORKERS, the CPUs
- * in the affinity mask, or what the program set with weft_set_nworkers()
- * before its first spawn). __cilkrts_get_worker_number() is from 0 to P-1
- * on the thread that started the pool and on the pool's threads, and 0 on
- * a thread that has not spawned yet, as in OpenCilk; <weft/api.h> says
- * what another thread that spawns gets.
+ * __cilkrts_get_nworkers() is the worker count P (what the program set, or
+ * WEFT_NWORKERS, or CILK_NWORKERS, or the CPUs in the affinity mask).
+ * __cilkrts_get_worker_number() is from 0 to P-1 on the thread that
+ * started the pool and on the pool's threads, and 0 on a thread that has
+ * not spawned yet, as in OpenCilk; <weft/api.h> says what another thread
+ * that spawns gets.
  *
- * Without the Weft plugin these are the serial elision's answers (one
- * worker, number 0), unless WEFT_LINKS_RUNTIME is defined (<weft/api.h>).
+ * __cilkrts_set_param(param, value) knows one parameter, as Cilk Plus
+ * documents it: "nworkers", a decimal from 0 to WEFT_MAX_NWORKERS, where 0
+ * restores the default (the environment's count, or the CPUs'). It returns
+ * __CILKRTS_SET_PARAM_SUCCESS; _LATE once the pool runs (the count is
+ * fixed when the first spawn starts it); _XRANGE for a number out of
+ * range, negative ones included; _INVALID for a null pointer or a value
+ * that is not a number; _UNIMP for any other parameter ("force reduce"
+ * too: Weft has no such mode).
+ *
+ * __cilkrts_init() starts the pool now, with the calling thread as worker
+ * 0, rather than at the first spawn. __cilkrts_end_cilk() ends nothing:
+ * Weft's pool, once started, runs until the program exits. Called before
+ * the first spawn, as Cilk Plus programs do to change the count, it has
+ * nothing to end, and a later __cilkrts_set_param("nworkers", ...) works.
+ *
+ * Without the Weft plugin these are the serial elision's stand-ins (one
+ * worker, number 0; __cilkrts_set_param checks its arguments as the
+ * runtime does, then has nothing to set), unless WEFT_LINKS_RUNTIME is
+ * defined (<weft/api.h>).
 \*===----------------------------------------------------------------------===*/
 #ifndef WEFT_CILK_CILK_API_H
 #define WEFT_CILK_CILK_API_H
 
 #include <weft/api.h>
 
+#include <string.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* __cilkrts_set_param() results: Cilk Plus's names and values. */
+enum {
+  __CILKRTS_SET_PARAM_SUCCESS = 0, /* the parameter is set */
+  __CILKRTS_SET_PARAM_UNIMP = 1,   /* no such parameter in Weft */
+  __CILKRTS_SET_PARAM_XRANGE = 2,  /* the value is out of range */
+  __CILKRTS_SET_PARAM_INVALID = 3, /* a null pointer, or not a number */
+  __CILKRTS_SET_PARAM_LATE = 4     /* too late: the pool runs */
+};
+
+/* Reads the value of "nworkers" into *n (0: the default), or says what is
+ * wrong with it. Shared by the runtime and the serial elision. */
+static inline int __weft_nworkers_param(const char *value, unsigned *n) {
+  const char *digit = value;
+  unsigned long v = 0;
+  if (!value)
+    return __CILKRTS_SET_PARAM_INVALID;
+  if (*digit == '-' || *digit == '+')
+    ++digit;
+  if (*digit < '0' || *digit > '9')
+    return __CILKRTS_SET_PARAM_INVALID;
+  for (; *digit >= '0' && *digit <= '9'; ++digit)
+    if (v <= WEFT_MAX_NWORKERS)
+      v = v * 10 + (unsigned long)(*digit - '0');
+  if (*digit != '\0')
+    return __CILKRTS_SET_PARAM_INVALID;
+  if ((*value == '-' && v != 0) || v > WEFT_MAX_NWORKERS)
+    return __CILKRTS_SET_PARAM_XRANGE;
+  *n = (unsigned)v;
+  return __CILKRTS_SET_PARAM_SUCCESS;
+}
 
 #if defined(__weft__) || defined(WEFT_LINKS_RUNTIME)
 
 unsigned __cilkrts_get_nworkers(void);
 unsigned __cilkrts_get_worker_number(void);
+int __cilkrts_set_param(const char *param, const char *value);
+void __cilkrts_init(void);
+void __cilkrts_end_cilk(void);
 
 #else
 
 static inline unsigned __cilkrts_get_nworkers(void) { return 1; }
 static inline unsigned __cilkrts_get_worker_number(void) { return 0; }
+static inline int __cilkrts_set_param(const char *param, const char *value) {
+  unsigned n;
+  if (!param || !value)
+    return __CILKRTS_SET_PARAM_INVALID;
+  if (strcmp(param, "nworkers") != 0)
+    return __CILKRTS_SET_PARAM_UNIMP;
+  return __weft_nworkers_param(value, &n);
+}
+static inline void __cilkrts_init(void) {}
+static inline void __cilkrts_end_cilk(void) {}
 
 #endif
 

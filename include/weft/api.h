@@ -55,6 +55,11 @@ struct weft_stats {
   uint64_t parks;          /* callers' stacks set aside after a steal */
   uint64_t stacks;         /* fiber stacks created */
   uint64_t sleeps;         /* times an idle worker went to sleep */
+  /* Added later, so at the end; the runtime is linked statically, so a
+     program and the runtime it links always agree on the layout. */
+  uint64_t peak_frames;    /* most frames on one worker's deque at once */
+  uint64_t peak_stacks;    /* most fiber stacks in use at once */
+  uint64_t peak_parked;    /* most stacks parked behind stolen frames at once */
 };
 
 #if defined(__weft__) || defined(WEFT_LINKS_RUNTIME)
@@ -72,7 +77,7 @@ static inline int weft_set_nworkers(unsigned n) {
 static inline unsigned weft_get_nworkers(void) { return 1; }
 static inline unsigned weft_get_worker_number(void) { return 0; }
 static inline void weft_get_stats(struct weft_stats *out) {
-  struct weft_stats none = {1, 0, 0, 0, 0, 0, 0, 0};
+  struct weft_stats none = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   *out = none;
 }
 

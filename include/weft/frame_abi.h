@@ -28,7 +28,8 @@ extern "C" {
 #define WEFT_FRAME_STEALS_OFFSET 24
 #define WEFT_FRAME_STOLEN_OFFSET 28
 #define WEFT_FRAME_EXCEPTION_OFFSET 32
-#define WEFT_FRAME_SIZE 40
+#define WEFT_FRAME_VIEWS_OFFSET 40
+#define WEFT_FRAME_SIZE 48
 #define WEFT_FRAME_ALIGN 8
 
 /* Entry points the IR pass calls. Their contracts are documented in

@@ -3,12 +3,18 @@
  *   #include <weft/parallel_for.h>
  *   weft::parallel_for(0, n, [&](long i) { out[i] = f(i); });
  *   weft::parallel_for(v.begin(), v.end(), [](auto it) { *it += 1; }, 64);
+ *   weft::parallel_for(v, [](long &x) { x += 1; });
  *
  * Calls body(i) for every i in [lo, hi), in parallel, and returns when all
  * calls have returned. Index is an integer, a pointer or a random-access
  * iterator; grain is the most iterations one piece runs serially (0: the
  * runtime's default, min(2048, ceil(n / 8P)) for P workers). An exception
  * from a call surfaces here once the other pieces are done.
+ *
+ * The range form calls body(x) for every element x of range (a reference
+ * to it, as `for (auto &&x : range)` binds it), like
+ * `cilk_for (auto &&x : range) body(x);`. The range's iterators must be
+ * random-access: `end - begin` an integer and `begin + n` valid.
  *
  * For C++ code that prefers a library call to the cilk_for keyword (which
  * the plugin lowers the same way). Compiled with the Weft plugin, the range
@@ -22,6 +28,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <type_traits>
+#include <utility>
 
 #if defined(__weft__)
 extern "C" std::uint64_t __weft_pfor_grain(std::uint64_t n);
@@ -48,6 +57,24 @@ void parallel_for_split(Index lo, Index hi, const Body &body,
 }
 #endif
 
+using std::begin;
+using std::end;
+
+/// The iterator and the end of a Range, as a range-based for finds them.
+template <typename Range>
+using range_iterator = decltype(begin(std::declval<Range &>()));
+template <typename Range>
+using range_end = decltype(end(std::declval<Range &>()));
+
+/// Whether `end - begin` gives an integer for these types.
+template <typename It, typename End, typename = void>
+struct has_distance : std::false_type {};
+template <typename It, typename End>
+struct has_distance<It, End,
+                    typename std::enable_if<std::is_integral<decltype(
+                        std::declval<End>() - std::declval<It>())>::value>::type>
+    : std::true_type {};
+
 } // namespace detail
 
 template <typename Index, typename Body>
@@ -62,6 +89,33 @@ void parallel_for(Index lo, Index hi, Body body, std::size_t grain = 0) {
   (void)grain;
   for (; lo < hi; ++lo)
     body(lo);
+#endif
+}
+
+template <typename Range, typename Body,
+          typename It = detail::range_iterator<Range>,
+          typename End = detail::range_end<Range>>
+void parallel_for(Range &&range, Body body, std::size_t grain = 0) {
+  static_assert(detail::has_distance<It, End>::value,
+                "weft::parallel_for over a range needs random-access "
+                "iterators: 'end - begin' must give an integer");
+#if defined(__weft__)
+  using detail::begin;
+  using detail::end;
+  It first = begin(range);
+  auto n = end(range) - first;
+  if (n <= 0)
+    return;
+  // Split indices, not iterators: an index is cheap to pass to a spawn,
+  // whatever the iterator's size.
+  auto each = [&body, &first](decltype(n) k) { body(*(first + k)); };
+  std::uint64_t count = static_cast<std::uint64_t>(n);
+  detail::parallel_for_split(decltype(n)(0), n, each,
+                             grain ? grain : __weft_pfor_grain(count));
+#else
+  (void)grain;
+  for (auto &&x : range)
+    body(x);
 #endif
 }
 

@@ -4,9 +4,10 @@
 // variables, no initialiser, a condition or a step of another form, a step
 // that never reaches the limit), a loop variable of another type, a body
 // that leaves the loop or changes the loop variable, a header that spawns,
-// a range-based loop, a goto or a case label into the body, misplaced or
-// malformed grainsize pragmas and attributes, and an iterator that is not
-// random-access, and (C++20) a body that suspends a coroutine. Correct
+// a goto or a case label into the body, misplaced or malformed grainsize
+// pragmas and attributes, and an iterator that is not random-access, and
+// (C++20) a body that suspends a coroutine (loops over a range:
+// cilk_for_range.cpp). Correct
 // loops (continue, break inside inner loops and switches, spawns synced in
 // the body) get no diagnostic; a loop in a constexpr function gets a
 // warning that it runs serially.
@@ -83,10 +84,6 @@ void body(int n) {
 void body_goto(int n) {
   cilk_for (int i = 0; i < n; ++i) { if (f(i)) goto out; } // expected-error {{'goto' cannot leave the body of a cilk_for}}
 out:;
-}
-
-void ranges(std::vector<int> &v) {
-  cilk_for (int x : v) f(x); // expected-error {{a cilk_for over a range ('for (x : v)') is not supported}}
 }
 
 struct Forward { // an iterator without '-' and '+'

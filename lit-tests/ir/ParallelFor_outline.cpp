@@ -10,7 +10,9 @@
 // %hi. A body that spawns becomes a spawning function itself, split into
 // fast and slow clones; an exception in the body is caught in the outlined
 // function and rethrown by the parent after the loop; a nested loop is
-// outlined from the outer one's outlined function. No marker survives.
+// outlined from the outer one's outlined function. A loop over a range is
+// the same loop over its iterator: the parent computes end - begin as the
+// trip count, and iteration k's element is begin + k. No marker survives.
 //
 // RUN: %clangxx -fplugin=%plugin -O1 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.ll
 // RUN: FileCheck --check-prefix=MARKS %s < %t.ll
@@ -19,6 +21,7 @@
 // RUN: FileCheck --check-prefix=SPAWN %s < %t.lowered.ll
 // RUN: FileCheck --check-prefix=THROW %s < %t.lowered.ll
 // RUN: FileCheck --check-prefix=NEST %s < %t.lowered.ll
+// RUN: FileCheck --check-prefix=RANGE %s < %t.lowered.ll
 // RUN: FileCheck --check-prefix=NOMARKS %s < %t.lowered.ll
 // RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup,weft-frame-to-stack' -S %t.ll | FileCheck --check-prefix=SPLIT %s
 #include <cilk/cilk.h>
@@ -107,6 +110,24 @@ void nested(long *out, int n) {
 // NEST-DAG: define internal void @[[OUTER]](ptr %ctx, i64 %lo, i64 %hi)
 // NEST-DAG: call void @__weft_parallel_for(i64 %{{.*}}, i64 0, ptr @[[INNER:_Z6nestedPli.weft.pfor[^,]*]], ptr
 // NEST-DAG: define internal void @[[INNER]](ptr %ctx, i64 %lo, i64 %hi)
+
+void over_range(long (&a)[100], long k) {
+  cilk_for (long &x : a)
+    x = g(x) * k;
+}
+
+// RANGE-LABEL: define {{.*}} @_Z10over_rangeRA100_ll(
+// RANGE: %[[END:.*]] = getelementptr inbounds i64, ptr %{{.*}}, i64 100
+// RANGE: sub i64
+// RANGE: sdiv exact i64 %{{.*}}, 8
+// RANGE: call void @__weft_parallel_for(i64 %{{.*}}, i64 0, ptr @_Z10over_rangeRA100_ll.weft.pfor, ptr %weft.pfor.ctx)
+// RANGE-NOT: @_Z1gl(
+// RANGE: ret void
+// RANGE-LABEL: define internal void @_Z10over_rangeRA100_ll.weft.pfor(ptr %ctx, i64 %lo, i64 %hi)
+// RANGE: %[[BEGIN:.*]] = load ptr, ptr %{{.*}}
+// RANGE: icmp ult i64 %{{.*}}, %hi
+// RANGE: getelementptr inbounds i64, ptr %[[BEGIN]], i64 %{{.*}}
+// RANGE: {{(call|invoke)}} {{.*}}@_Z1gl(
 
 // NOMARKS-NOT: __weft_pfor(
 // NOMARKS-NOT: __weft_pfor_lo

@@ -2,7 +2,9 @@
 // before it ends, `continue` included), nested cilk_for, cilk_for in a
 // function that spawns before and after the loop, cilk_for in spawned
 // children (loops inside loops inside spawns), VLAs and std::string locals
-// in a spawning body, and lambdas that spawn inside the body.
+// in a spawning body, lambdas that spawn inside the body, and a body with
+// no sync whose children use its locals (they finish before the locals
+// are destroyed, at the body's end or at a `continue`).
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t
 // RUN: %run-check %t %t.serial
@@ -14,8 +16,10 @@
 // LOWERED: call void @__weft_parallel_for(
 #include <cilk/cilk.h>
 
+#include <atomic>
 #include <cstdio>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 long fib(long n) {
@@ -101,11 +105,42 @@ long lambdas(int n) {
   return s;
 }
 
+struct Guarded {
+  std::atomic<bool> alive{true};
+  ~Guarded() { alive = false; }
+};
+
+static std::atomic<long> dead_uses{0};
+
+void slow_use(Guarded *g, std::string *s, long *length) {
+  usleep(500);
+  if (!g->alive || s->size() != 6)
+    ++dead_uses;
+  *length = long(s->size());
+}
+
+long locals_without_sync() {
+  long lengths[32] = {0}, marks[32] = {0};
+  cilk_for (int i = 0; i < 32; ++i) {
+    Guarded g;
+    std::string s = "local" + std::to_string(i % 10);
+    cilk_spawn slow_use(&g, &s, &lengths[i]);
+    if (i % 3 == 0)
+      continue;
+    marks[i] = 1;
+  }
+  long total = 0;
+  for (int i = 0; i < 32; ++i)
+    total += lengths[i] + marks[i];
+  return total * 1000 + dead_uses;
+}
+
 int main() {
   std::printf("spawning body: %ld\n", spawning_body(300));
   std::printf("nested: %ld\n", nested(40));
   std::printf("around: %ld\n", around(16));
   std::printf("lambdas: %ld\n", lambdas(200));
+  std::printf("locals without sync: %ld\n", locals_without_sync());
   long a = cilk_spawn nested(20);
   long b = cilk_spawn spawning_body(100);
   long c = around(8);

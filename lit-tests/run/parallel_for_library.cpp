@@ -1,6 +1,8 @@
 // Verify weft::parallel_for (<weft/parallel_for.h>): integer, unsigned,
 // pointer and iterator ranges, empty and reversed ranges, an explicit grain,
-// a body that spawns, and an exception from the body surfacing at the call.
+// a body that spawns, and an exception from the body surfacing at the call;
+// the range form over a vector, a C array, a deque, a const string, a
+// temporary and an empty range, with a grain.
 // With the plugin it splits the range with spawns (the stats show them);
 // without it, it is a serial loop.
 // RUN: %clangxx -O2 %s -o %t.serial
@@ -15,7 +17,9 @@
 
 #include <atomic>
 #include <cstdio>
+#include <deque>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 long fib(long n) {
@@ -51,6 +55,25 @@ int main() {
   std::atomic<long> fibs{0};
   weft::parallel_for(0, 200, [&](int i) { fibs += fib(i % 20); }, 1);
   std::printf("spawning body: %ld\n", fibs.load());
+
+  weft::parallel_for(out, [](long &x) { x += 1; });
+  long arr[300];
+  weft::parallel_for(arr, [&arr](long &x) { x = &x - arr; }, 8);
+  std::deque<int> d(5000, 2);
+  weft::parallel_for(d, [](int &x) { x *= 5; });
+  const std::string text(999, 'q');
+  std::atomic<long> qs{0};
+  weft::parallel_for(text, [&](const char &c) { qs += c == 'q'; });
+  weft::parallel_for(std::vector<long>(70, 3), [&](long &x) { qs += x; });
+  weft::parallel_for(std::vector<long>(), [&](long &) { qs += 1000; });
+  s = qs;
+  for (long v : out)
+    s += v;
+  for (long v : arr)
+    s += v;
+  for (int v : d)
+    s += v;
+  std::printf("ranges: %ld\n", s);
 
   try {
     weft::parallel_for(0, 1000, [](int i) {
