@@ -16,17 +16,22 @@ the serial elision, or the run fails.
 
   bench/run.py [--runs N] [--only fib,...] [--workers 1,2]
   bench/run.py --grain-sweep [1,16,...] [--runs N] [--workers 1,2]
+  bench/run.py --workspan [--only fib,...] [--workers 1,2]
 
 The table replaces the marked section of docs/benchmarks.md; the plot is
 docs/benchmarks.png. --grain-sweep instead times the cilkfor benchmark's
 Weft build at each `#pragma cilk grainsize` value given (its second
 argument) and prints the times, which should trace a U: small grains pay a spawn
 per few iterations, large ones leave too few pieces to balance the
-uneven iterations. It writes no file.
+uneven iterations. With --workspan, each NAME_cilk.cpp is built for the
+work/span analysis (docs/workspan.md) and run once instead, and a table of
+its kernel's work, span and parallelism is printed; cilk_for's default
+grain follows the largest --workers count. Neither writes a file in docs/.
 
 Needs build/ (scripts/build.sh) and the peers from scripts/setup.sh.
 """
 import argparse
+import csv
 import functools
 import os
 import platform
@@ -153,6 +158,29 @@ def grain_sweep(grains, workers, runs):
         print(f"| {grain} | {spawns} | " + " | ".join(times) + " |")
 
 
+def workspan_table(names, workers):
+    """Builds each Weft variant for the work/span analysis, runs it once, and
+    prints its kernel's row of the analysis's CSV as a Markdown table."""
+    os.makedirs(OUT_DIR, exist_ok=True)
+    print("| benchmark | work T1 (s) | span T_inf (s) | parallelism "
+          "| burdened parallelism |")
+    print("|---|---|---|---|---|")
+    for name in names:
+        src = os.path.join(ROOT, "bench", name, f"{name}_cilk.cpp")
+        binary = os.path.join(OUT_DIR, f"{name}_workspan")
+        subprocess.run([os.path.join(BUILD, "bin", "weft-clang++"), "--weft-workspan",
+                        "-O2", src, "-o", binary], check=True)
+        out = binary + ".csv"
+        env = dict(os.environ, WEFT_NWORKERS=str(max(workers)), WEFT_WORKSPAN_OUT=out)
+        subprocess.run([binary, *BENCHMARKS[name][0]], env=env, check=True,
+                       capture_output=True)
+        with open(out) as f:
+            row = next(r for r in csv.DictReader(f) if r["tag"] == "kernel")
+        print(f"| {name}: {BENCHMARKS[name][1]} | {float(row['work (seconds)']):.4f} "
+              f"| {float(row['span (seconds)']):.6f} | {float(row['parallelism']):.1f} "
+              f"| {float(row['burdened_parallelism']):.1f} |")
+
+
 def fmt(seconds):
     return f"{seconds:.3f}" if seconds >= 0.01 else f"{seconds:.4f}"
 
@@ -248,6 +276,8 @@ def main():
     ap.add_argument("--plot", default=os.path.join(ROOT, "docs", "benchmarks.png"))
     ap.add_argument("--grain-sweep", nargs="?", const="1,16,256,2048,16384,131072,1048576",
                     metavar="G1,G2,...", help="time cilkfor at each grain instead")
+    ap.add_argument("--workspan", action="store_true",
+                    help="print each kernel's work, span and parallelism instead")
     a = ap.parse_args()
     # A folder without an entry would silently drop out of the table.
     folders = sorted(d for d in os.listdir(os.path.join(ROOT, "bench"))
@@ -262,6 +292,9 @@ def main():
     workers = [int(w) for w in a.workers.split(",")]
     if 1 not in workers:
         sys.exit("--workers must include 1 (T1 is the reference)")
+    if a.workspan:
+        workspan_table(names, workers)
+        return
     if a.grain_sweep:
         grains = [int(g) for g in a.grain_sweep.split(",")]
         if min(grains) < 1:

@@ -142,12 +142,13 @@ PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &MAM) {
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
-void registerLowerSpawns(PassBuilder &PB, bool InPipelines) {
+void registerLowerSpawns(PassBuilder &PB, bool InPipelines, bool WorkSpan) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name == "weft-lower-spawns") {
-          MPM.addPass(LowerSpawnsPass());
+        if (Name == "weft-lower-spawns" ||
+            Name == "weft-lower-spawns<workspan>") {
+          MPM.addPass(LowerSpawnsPass(Name.ends_with("<workspan>")));
           return true;
         }
         if (Name == "weft-frame-to-stack") {
@@ -159,8 +160,8 @@ void registerLowerSpawns(PassBuilder &PB, bool InPipelines) {
   if (!InPipelines)
     return;
   PB.registerPipelineStartEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(LowerSpawnsPass());
+      [WorkSpan](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(LowerSpawnsPass(WorkSpan));
       });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {

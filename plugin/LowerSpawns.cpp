@@ -79,6 +79,7 @@
 #include "ParallelFor.h"
 #include "SourceErrors.h"
 #include "SpawnLowering.h"
+#include "WorkSpan.h"
 
 #include "weft/frame_abi.h"
 
@@ -96,6 +97,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/Debug.h"
+
+#include <optional>
 
 #define DEBUG_TYPE "weft-lower-spawns"
 
@@ -235,13 +238,15 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
   // First, so that a parallel loop whose body spawns becomes a spawning
   // function of its own (ParallelFor.cpp).
   bool Outlined = outlineParallelLoops(M);
+  if (WorkSpan)
+    prepareWorkSpanModule(M);
   Function *SpawnMarker = M.getFunction(SpawnMarkerName);
   Function *ObjectMarker = M.getFunction(ObjectMarkerName);
   Function *SyncMarker = M.getFunction(SyncMarkerName);
   bool HidTLS = hideThreadLocalAddresses(M);
   if (!SpawnMarker && !ObjectMarker && !SyncMarker)
-    return HidTLS || Outlined ? PreservedAnalyses::none()
-                              : PreservedAnalyses::all();
+    return HidTLS || Outlined || WorkSpan ? PreservedAnalyses::none()
+                                          : PreservedAnalyses::all();
 
   SmallVector<Function *, 16> Worklist;
   for (Function *Marker : {SpawnMarker, ObjectMarker, SyncMarker})
@@ -252,6 +257,9 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
             Worklist.push_back(CB->getFunction());
 
   RuntimeDecls RT(M);
+  std::optional<WorkSpanHooks> Hooks;
+  if (WorkSpan)
+    Hooks.emplace(M);
   for (Function *F : Worklist) {
     SmallVector<CallBase *, 8> Spawns, Syncs;
     bool Ok = !SpawnMarker || collectSpawns(*F, SpawnMarker, Spawns);
@@ -261,7 +269,8 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
     if (Ok && !Spawns.empty()) {
       LLVM_DEBUG(dbgs() << "weft: lowering " << F->getName() << " ("
                         << Spawns.size() << " spawns)\n");
-      if (SpawnLowering(*F, RT).run(Spawns, Syncs))
+      WorkSpanHooks *Reporting = Hooks ? &*Hooks : nullptr;
+      if (SpawnLowering(*F, RT, Reporting).run(Spawns, Syncs))
         continue;
     }
     // No spawn (a sync in a function that never spawns is a no-op), or an

@@ -45,9 +45,15 @@ inline constexpr const char *IsStolenName = "__weft_is_stolen";
 
 class LowerSpawnsPass : public llvm::PassInfoMixin<LowerSpawnsPass> {
 public:
+  /// With \p WorkSpan, the lowering also emits the calls of the work/span
+  /// analysis (WorkSpan.h); opt spells it weft-lower-spawns<workspan>.
+  explicit LowerSpawnsPass(bool WorkSpan = false) : WorkSpan(WorkSpan) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   // Spawning functions must be lowered at -O0 too (optnone functions).
   static bool isRequired() { return true; }
+
+private:
+  bool WorkSpan;
 };
 
 /// Runs after coro-split, at the end of the pipeline: inlines the runtime's
@@ -100,11 +106,13 @@ bool inlineFastPath(llvm::Module &M,
 /// that never use it (SinkFrameInit.cpp). Returns true if it moved any.
 bool sinkFrameInitialization(llvm::AllocaInst *Frame);
 
-/// Registers "weft-lower-spawns" and "weft-frame-to-stack" for pipeline parsing (opt -passes=...) and,
-/// when \p InPipelines is set, runs the first at the start of every default
-/// pipeline (the standard coroutine passes then split the result) and the
-/// second at its end.
-void registerLowerSpawns(llvm::PassBuilder &PB, bool InPipelines);
+/// Registers "weft-lower-spawns" (and "weft-lower-spawns<workspan>") and
+/// "weft-frame-to-stack" for pipeline parsing (opt -passes=...) and, when
+/// \p InPipelines is set, runs the first at the start of every default
+/// pipeline (the standard coroutine passes then split the result), in
+/// workspan mode if \p WorkSpan is set, and the second at its end.
+void registerLowerSpawns(llvm::PassBuilder &PB, bool InPipelines,
+                         bool WorkSpan = false);
 
 } // namespace weft
 

@@ -10,6 +10,7 @@
 #include "LowerSpawns.h"
 #include "UnsupportedNames.h"
 #include "SourceErrors.h"
+#include "WorkSpan.h"
 
 #include "weft/frame_abi.h"
 
@@ -558,6 +559,8 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
   // but the blocks of an inlined callee would start after it, where a thief
   // may already be advancing the frame (a loop index, say).
   Call->addFnAttr(Attribute::NoInline);
+  if (WorkSpan)
+    WorkSpan->spawn(Call);
   IRBuilder<> B(Call);
   Value *Save = B.CreateCall(RT.CoroSave, {Handle}, "weft.save");
   B.CreateCall(RT.Push, {Frame});
@@ -571,6 +574,8 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
   B.SetInsertPoint(Head);
   Value *Owned = B.CreateCall(RT.Pop, {}, "weft.owned");
   B.CreateCondBr(Owned, Cont, Stolen);
+  if (WorkSpan)
+    WorkSpan->continuation(Cont);
 
   B.SetInsertPoint(Stolen);
   B.CreateCall(RT.SpawnStolen, {Frame});
@@ -606,6 +611,9 @@ void SpawnLowering::lowerSync(SyncPoint Sync, bool RethrowPending) {
 }
 
 void SpawnLowering::lowerReturn(ReturnInst *Ret) {
+  // The analysis's exit does its own implicit sync.
+  if (WorkSpan)
+    WorkSpan->exit(Ret);
   // Every function syncs before it returns. A return that ends an
   // exception's escape from the slow clone (SpawnExceptions.cpp) must not
   // rethrow at this sync: the exception is already in the frame.
@@ -640,7 +648,10 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
   if (!checkSupported())
     return false;
   RetTy = F.getReturnType();
+  Instruction *Body = &*F.getEntryBlock().getFirstNonPHIOrDbgOrAlloca();
   emitPrologue();
+  if (WorkSpan)
+    WorkSpan->enter(Body);
   if (ArenaSlot)
     hideDynamicAllocas();
 
@@ -666,6 +677,8 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
     ++NumSyncs;
     auto *Sync = cast<CallBase>(SyncVH);
     auto *Invoke = dyn_cast<InvokeInst>(Sync);
+    if (WorkSpan)
+      WorkSpan->sync(Sync);
     lowerSync({Sync, Invoke ? Invoke->getUnwindDest() : nullptr},
               /*RethrowPending=*/true);
     eraseSyncMarker(Sync);

@@ -54,10 +54,16 @@ struct SyncPoint {
   llvm::BasicBlock *UnwindTo;
 };
 
+class WorkSpanHooks;
+
 /// One spawning function being rewritten.
 class SpawnLowering {
 public:
-  SpawnLowering(llvm::Function &F, RuntimeDecls &RT) : F(F), RT(RT) {}
+  /// With \p WorkSpan (workspan mode), also reports F's spawns, syncs,
+  /// entry and returns to the work/span analysis (WorkSpan.h).
+  SpawnLowering(llvm::Function &F, RuntimeDecls &RT,
+                WorkSpanHooks *WorkSpan = nullptr)
+      : F(F), RT(RT), WorkSpan(WorkSpan) {}
 
   /// Rewrites F into a pre-split coroutine. Returns false (after reporting)
   /// if F uses something the lowering cannot handle.
@@ -129,6 +135,7 @@ private:
 
   llvm::Function &F;
   RuntimeDecls &RT;
+  WorkSpanHooks *WorkSpan;
   llvm::SmallPtrSet<llvm::CallBase *, 8> SpawnSet; // the calls to lower
   llvm::Type *RetTy = nullptr;
   llvm::StructType *FrameTy = nullptr;

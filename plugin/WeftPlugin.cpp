@@ -10,6 +10,12 @@
 // -O level. While it compiles, the pass reports errors about a spawn at the
 // spawn's source location through Clang's diagnostics (SourceErrors.h).
 //
+// One plugin argument: -fplugin-arg-weft-workspan (what `weft-clang++
+// --weft-workspan` passes) builds for the work/span analysis: the pass
+// reports every spawning function's structure to the runtime's analysis
+// (WorkSpan.h), and __weft_workspan__ and __cilkscale__ are defined, so that
+// <cilk/cilkscale.h> declares the real API (docs/workspan.md).
+//
 //===----------------------------------------------------------------------===//
 
 #include "LowerSpawns.h"
@@ -104,10 +110,15 @@ protected:
                                                  StringRef) override {
     // The main file has not been entered yet, so predefines still apply.
     Preprocessor &PP = CI.getPreprocessor();
-    PP.setPredefines(PP.getPredefines() + "#define __weft__ 1\n");
+    std::string Predefines = PP.getPredefines() + "#define __weft__ 1\n";
+    if (WorkSpan)
+      Predefines += "#define __weft_workspan__ 1\n#define __cilkscale__ 1\n";
+    PP.setPredefines(Predefines);
     CodeGenOptions &CodeGen = CI.getCodeGenOpts();
     CodeGen.PassBuilderCallbacks.push_back(
-        [](llvm::PassBuilder &PB) { registerLowerSpawns(PB, true); });
+        [WorkSpan = WorkSpan](llvm::PassBuilder &PB) {
+          registerLowerSpawns(PB, true, WorkSpan);
+        });
     // Lifetime markers at every -O level. coro-split keeps an alloca out of
     // the shared frame only if they show it dead at every steal point; a
     // spawned statement's temporaries in a loop would otherwise share one
@@ -118,11 +129,27 @@ protected:
     return std::make_unique<WeftConsumer>(CI.getDiagnostics());
   }
 
-  bool ParseArgs(const CompilerInstance &, const std::vector<std::string> &) override {
+  bool ParseArgs(const CompilerInstance &CI,
+                 const std::vector<std::string> &Args) override {
+    for (const std::string &Arg : Args) {
+      if (Arg == "workspan") {
+        WorkSpan = true;
+        continue;
+      }
+      DiagnosticsEngine &Diags = CI.getDiagnostics();
+      Diags.Report(Diags.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "unknown argument '%0' for the weft plugin (expected 'workspan')"))
+          << Arg;
+      return false;
+    }
     return true;
   }
 
   ActionType getActionType() override { return AddBeforeMainAction; }
+
+private:
+  bool WorkSpan = false; // build for the work/span analysis
 };
 
 } // namespace

@@ -101,10 +101,21 @@ int WorkerCount::set(unsigned N) {
 unsigned WorkerCount::fix() {
   std::lock_guard<std::mutex> Guard(Lock);
   Fixed = true;
-  return Count;
+  return PinnedToOne ? 1 : Count;
 }
 
 unsigned WorkerCount::get() const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  return PinnedToOne ? 1 : Count;
+}
+
+void WorkerCount::pinToOne() {
+  std::lock_guard<std::mutex> Guard(Lock);
+  Fixed = true;
+  PinnedToOne = true;
+}
+
+unsigned WorkerCount::planned() const {
   std::lock_guard<std::mutex> Guard(Lock);
   return Count;
 }

@@ -53,11 +53,18 @@ public:
   unsigned get() const;
   /// Whether the pool has started with the count.
   bool fixed() const;
+  /// For the work/span analysis (workspan.cpp): one worker from now on,
+  /// and every later set() fails, but planned() keeps the count so far.
+  void pinToOne();
+  /// The count the program would run with unpinned, which a parallel
+  /// loop's default grain follows, so that it is split as it would be.
+  unsigned planned() const;
 
 private:
   mutable std::mutex Lock;
   unsigned Count;
   bool Fixed = false;
+  bool PinnedToOne = false;
 };
 
 /// The process's worker count, initially config().nworkers.

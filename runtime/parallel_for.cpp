@@ -26,6 +26,12 @@
 // workers, enough pieces to balance the load, few enough that the spawns
 // cost nothing next to the iterations.
 //
+// The runtime holds a second copy of the splitter, compiled in workspan
+// mode as __weft_parallel_for_workspan, which loops call in that mode: its
+// spawns report to the work/span analysis (docs/workspan.md). Its grain is
+// the one the loop would have on the workers the program asked for, not on
+// the one worker the analysis runs it on.
+//
 //===----------------------------------------------------------------------===//
 
 #include "config.h"
@@ -52,19 +58,30 @@ void split(Chunk Run, void *Ctx, std::uint64_t Lo, std::uint64_t Hi,
 
 } // namespace
 
+#if defined(__weft_workspan__)
+#define WEFT_PARALLEL_FOR_ENTRY __weft_parallel_for_workspan
+#else
+#define WEFT_PARALLEL_FOR_ENTRY __weft_parallel_for
+#endif
+
 extern "C" {
 
+#if defined(__weft_workspan__)
+std::uint64_t __weft_pfor_grain(std::uint64_t N); // the normal copy's
+#else
 /// The default grain for \p N iterations.
 std::uint64_t __weft_pfor_grain(std::uint64_t N) {
-  // The count weft_set_nworkers may have changed, as the pool will have it.
-  std::uint64_t Pieces = 8 * std::uint64_t(weft::nworkers_setting().get());
+  // The count weft_set_nworkers may have changed, as the pool will have it
+  // (or would have it, when the work/span analysis runs on one worker).
+  std::uint64_t Pieces = 8 * std::uint64_t(weft::nworkers_setting().planned());
   return std::clamp<std::uint64_t>((N + Pieces - 1) / Pieces, 1, 2048);
 }
+#endif
 
 /// Runs \p Run over [0, \p N) in pieces of at most \p Grain iterations
 /// (the default if \p Grain < 1), in parallel; returns when all are done.
-void __weft_parallel_for(std::uint64_t N, std::int64_t Grain, Chunk Run,
-                         void *Ctx) {
+void WEFT_PARALLEL_FOR_ENTRY(std::uint64_t N, std::int64_t Grain, Chunk Run,
+                             void *Ctx) {
   if (N == 0)
     return;
   std::uint64_t G = Grain > 0 ? std::uint64_t(Grain) : __weft_pfor_grain(N);

@@ -30,6 +30,28 @@ TEST(WorkerCount, SetUntilFixed) {
   EXPECT_EQ(Count.get(), 2u);
 }
 
+// The work/span analysis runs on one worker, while a parallel loop's
+// default grain follows the count the program asked for.
+TEST(WorkerCount, PinnedToOneKeepsThePlannedCount) {
+  WorkerCount Count(4);
+  EXPECT_EQ(Count.set(3), WEFT_OK);
+  Count.pinToOne();
+  EXPECT_EQ(Count.get(), 1u);
+  EXPECT_EQ(Count.planned(), 3u);
+  EXPECT_EQ(Count.set(2), WEFT_ESTARTED);
+  EXPECT_EQ(Count.fix(), 1u);
+  EXPECT_EQ(Count.planned(), 3u);
+}
+
+TEST(WorkerCount, PlannedIsTheCountWhenNotPinned) {
+  WorkerCount Count(4);
+  EXPECT_EQ(Count.planned(), 4u);
+  EXPECT_EQ(Count.set(2), WEFT_OK);
+  EXPECT_EQ(Count.planned(), 2u);
+  EXPECT_EQ(Count.fix(), 2u);
+  EXPECT_EQ(Count.planned(), 2u);
+}
+
 TEST(WorkerCount, RejectsZeroAndTooMany) {
   WorkerCount Count(4);
   EXPECT_EQ(Count.set(0), WEFT_EINVAL);

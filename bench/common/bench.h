@@ -3,8 +3,14 @@
 //   bench: result=<checked value> seconds=<kernel wall time> rss_kb=<peak>
 // Process start-up and input generation are outside the timed region; the
 // runtime's own start-up (thread pools) is inside it, for every runtime.
+// Built for the work/span analysis (run.py --workspan), the Weft variant
+// also reports the kernel's work and span as the region "kernel".
 #ifndef WEFT_BENCH_COMMON_H
 #define WEFT_BENCH_COMMON_H
+
+#if defined(__weft_workspan__)
+#include <cilk/cilkscale.h>
+#endif
 
 #include <chrono>
 #include <cstdio>
@@ -49,11 +55,17 @@ template <typename T> inline void launder(T &V) { asm volatile("" : "+r"(V) : : 
 /// that the caller can compare it with what it expects.
 template <typename Input, typename Kernel, typename Digest>
 long long run(Input In, Kernel &&K, Digest &&D) {
+#if defined(__weft_workspan__)
+  wsp_t Before = wsp_getworkspan();
+#endif
   auto Start = std::chrono::steady_clock::now();
   launder(In);
   auto Out = K(In);
   launder(Out);
   auto End = std::chrono::steady_clock::now();
+#if defined(__weft_workspan__)
+  wsp_dump(wsp_getworkspan() - Before, "kernel");
+#endif
   double Seconds = std::chrono::duration<double>(End - Start).count();
   long long Result = static_cast<long long>(D(Out));
   std::printf("bench: result=%lld seconds=%.6f rss_kb=%ld\n", Result, Seconds, peak_rss_kb());
