@@ -222,7 +222,9 @@ void SpawnLowering::syncBeforeCleanups(LandingPadInst *LP) {
 /// run on the way to the steal point instead: the original landing pad,
 /// which would run them, belongs to the continuation now. (Their lifetime
 /// ends also tell coro-split that the temporaries stay out of the shared
-/// frame; see staysInParent in SpawnHelper.cpp.)
+/// frame; see staysInParent in SpawnHelper.cpp. Each use of a temporary
+/// computes its address anew, DynamicAllocas.cpp: read from the frame after
+/// the child, it would be the thief's next iteration's.)
 SmallVector<Instruction *, 4>
 SpawnLowering::copyCleanups(ArrayRef<Instruction *> Window) {
   SmallPtrSet<Instruction *, 8> Inside(Window.begin(), Window.end());
