@@ -59,9 +59,10 @@
 // its child returns (the window's destructors, or the cleanups on a stolen
 // child's unwind path, SpawnExceptions.cpp) would read the address that the
 // thief's next iteration stored there, and destroy that iteration's
-// temporary. The temporary's lifetime ends before its steal point's
-// suspend, so the activation that uses it there is the one that built it.
-// Inlined, a ramp would bring its markers into another function,
+// temporary. A temporary is never live across a suspend (its lifetime ends
+// before its steal point's, and a landing pad destroys it before it waits,
+// LandingPadSyncs.cpp), so the activation that uses it is the one that
+// built it. Inlined, a ramp would bring its markers into another function,
 // where two live instances of one temporary (a recursive call in the
 // statement's own arguments) would share one alloca; so, as with dynamic
 // allocas, a function with statement temporaries is noinline.
