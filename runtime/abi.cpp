@@ -66,6 +66,9 @@ void endStrand(Worker *W, Frame *F, std::uint32_t Segment) {
 /// even by a program that never spawns.
 __attribute__((constructor)) void checkEnvironment() {
   detail::StressMode = config().stress;
+  // Before main: no push can have read PushHooks yet.
+  if (detail::StressMode)
+    detail::PushHooks.fetch_or(detail::StressBit, std::memory_order_relaxed);
 }
 
 /// Stress mode: give thieves a window after most pushes, so that on two

@@ -20,10 +20,10 @@ namespace weft {
 
 namespace detail {
 __thread Worker *ThreadWorker = nullptr;
-std::atomic<unsigned> Sleepers{0};
+std::atomic<unsigned> PushHooks{0};
 } // namespace detail
 
-using detail::Sleepers;
+using detail::PushHooks;
 using detail::ThreadWorker;
 
 namespace {
@@ -39,8 +39,9 @@ std::vector<std::thread> *PoolThreads = nullptr;
 std::atomic<bool> ShutdownFlag{false};
 
 // Idle workers sleep on WakeEpoch. A sleeper announces itself in
-// detail::Sleepers before its last look for work; a producer that sees
-// Sleepers > 0 bumps the epoch and wakes one. See idle_sleep() for why no
+// detail::PushHooks (the sleeper count in its low bits) before its last
+// look for work; a producer that sees a sleeper bumps the epoch and wakes
+// one. See idle_sleep() for why no
 // wake-up is lost.
 std::atomic<std::uint32_t> WakeEpoch{0};
 
@@ -167,7 +168,7 @@ bool shutting_down() { return ShutdownFlag.load(std::memory_order_acquire); }
 void wake_one_if_sleeping() {
   // Relaxed is enough: a sleeper that this load misses has, by the
   // asymmetric fence in idle_sleep(), seen the push that preceded it.
-  if (Sleepers.load(std::memory_order_relaxed) == 0)
+  if ((PushHooks.load(std::memory_order_relaxed) & detail::SleeperMask) == 0)
     return;
   WakeEpoch.fetch_add(1, std::memory_order_release);
   futex(&WakeEpoch, FUTEX_WAKE_PRIVATE, 1, nullptr);
@@ -180,9 +181,9 @@ void wake_all() {
 
 void idle_sleep(Worker *W) {
   std::uint32_t Epoch = WakeEpoch.load(std::memory_order_acquire);
-  Sleepers.fetch_add(1, std::memory_order_seq_cst);
-  // Dekker with the producer's `store bottom; load Sleepers`: after this
-  // fence either the producer sees Sleepers > 0 and wakes us, or we see its
+  PushHooks.fetch_add(1, std::memory_order_seq_cst);
+  // Dekker with the producer's `store bottom; load PushHooks`: after this
+  // fence either the producer sees a sleeper and wakes us, or we see its
   // push in workVisible(). The timeout only bounds the cost of a wake-up
   // lost where the fence is a plain one (symmetric mode).
   heavy_fence();
@@ -191,7 +192,7 @@ void idle_sleep(Worker *W) {
     timespec Timeout{0, 5 * 1000 * 1000};
     futex(&WakeEpoch, FUTEX_WAIT_PRIVATE, Epoch, &Timeout);
   }
-  Sleepers.fetch_sub(1, std::memory_order_relaxed);
+  PushHooks.fetch_sub(1, std::memory_order_relaxed);
 }
 
 } // namespace weft

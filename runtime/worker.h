@@ -55,18 +55,22 @@ namespace detail {
 /// keeps every read after a call that may have moved the stack to another
 /// thread; the runtime itself goes through current_worker().
 extern __thread Worker *ThreadWorker;
-/// Idle workers about to sleep (worker.cpp, idle_sleep()).
-extern std::atomic<unsigned> Sleepers;
+/// Why a push must call __weft_after_push(), in one word so that the
+/// inlined push tests it with one load: the number of idle workers about
+/// to sleep (worker.cpp, idle_sleep()), plus StressBit in stress mode.
+extern std::atomic<unsigned> PushHooks;
+inline constexpr unsigned StressBit = 1u << 31;
+inline constexpr unsigned SleeperMask = StressBit - 1;
 /// WEFT_STRESS=1: give thieves a window after each push (abi.cpp).
 extern bool StressMode;
 } // namespace detail
 
 /// True when a push must also run __weft_after_push(): a worker sleeps, or
 /// stress mode is on. Relaxed: a sleeper this load misses has seen the
-/// push, by the asymmetric fence in idle_sleep().
+/// push, by the asymmetric fence in idle_sleep(); the stress bit is set
+/// before main.
 inline bool push_needs_hooks() {
-  return detail::Sleepers.load(std::memory_order_relaxed) != 0 ||
-         detail::StressMode;
+  return detail::PushHooks.load(std::memory_order_relaxed) != 0;
 }
 
 /// The worker of the calling thread, or null if it never entered Weft.

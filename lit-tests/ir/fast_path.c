@@ -7,11 +7,18 @@
 // clone's syncs cost nothing (its stolen checks fold to false, so no call
 // to __weft_sync_slow is left), and a call that returns before its first
 // spawn does not initialise the frame (the stores of the resume pointer
-// and the header come after the leaf test). The out-of-line calls stay for ThreadSanitizer, for other targets and at -O0.
+// and the header come after the leaf test). In an executable (PIE here, or
+// position-dependent code) the runtime variables the fast path reads are
+// addressed directly and the thread's worker is a local-exec thread-local;
+// code built for a shared object (-fPIC) keeps the GOT. The out-of-line
+// calls stay for ThreadSanitizer, for other targets and at -O0.
 //
 // RUN: %weftcc -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=FAST %s
 // RUN: %weftcc -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=LEAF %s
 // RUN: %weftcc -O2 -g -c %s -o %t.o
+// RUN: %weftcc -O2 -fPIE -S -emit-llvm %s -o - | FileCheck --check-prefix=EXE %s
+// RUN: %weftcc -O2 -fno-pic -S -emit-llvm %s -o - | FileCheck --check-prefix=EXE %s
+// RUN: %weftcc -O2 -fPIC -S -emit-llvm %s -o - | FileCheck --check-prefix=DSO %s
 // RUN: %weftcc -O2 -fsanitize=thread -S -emit-llvm %s -o - | FileCheck --check-prefix=CALLS %s
 // RUN: %weftcc --target=i686-linux-gnu -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=CALLS %s
 // RUN: %weftcc -O0 -S -emit-llvm %s -o - | FileCheck --check-prefix=CALLS %s
@@ -36,6 +43,12 @@ long fib(long n) {
 // FAST-LABEL: define internal {{.*}} @fib.resume(
 // FAST-NOT: call {{.*}} @__weft_pop_inline(
 // FAST-NOT: define {{.*}} @__weft_push_inline(
+
+// EXE-DAG: @_ZN4weft6detail12ThreadWorkerE = external dso_local thread_local(localexec)
+// EXE-DAG: @_ZN4weft6detail9PushHooksE = external dso_local
+// DSO-NOT: dso_local thread_local
+// DSO: @_ZN4weft6detail12ThreadWorkerE = external thread_local{{ }}
+// DSO-NOT: @_ZN4weft6detail9PushHooksE = external dso_local
 
 // CALLS-LABEL: define {{.*}} @fib(
 // CALLS: call void @__weft_push(
