@@ -16,8 +16,8 @@
 //
 //   %w = load ptr, ptr @llvm.threadlocal.address(@weft::detail::ThreadWorker)
 //   ... Deque::try_push: loads of bottom, top and ring, a store of the
-//   ... frame into its slot, a release store of bottom+1; a counter; two
-//   ... flag tests; calls to @__weft_push etc. only when uncommon
+//   ... frame into its slot, a release store of bottom+1; a counter; one
+//   ... flag test; calls to @__weft_push etc. only when uncommon
 //   %r = call i64 @fib(i64 %n1)
 //   %w2 = load ptr, ptr @llvm.threadlocal.address(...)   ; in a new block
 //   ... Deque::pop_owned: store of bottom-1, compiler barrier, load of top
