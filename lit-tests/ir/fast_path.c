@@ -7,7 +7,8 @@
 // clone's syncs cost nothing (its stolen checks fold to false, so no call
 // to __weft_sync_slow is left), and a call that returns before its first
 // spawn does not initialise the frame (the stores of the resume pointer
-// and the header come after the leaf test). In an executable (PIE here, or
+// and the header come after the leaf test, and the destroy function's
+// address, which nothing reads, is not stored at all). In an executable (PIE here, or
 // position-dependent code) the runtime variables the fast path reads are
 // addressed directly and the thread's worker is a local-exec thread-local;
 // code built for a shared object (-fPIC) keeps the GOT. The out-of-line
@@ -59,6 +60,7 @@ long fib(long n) {
 // LEAF: icmp slt i64 %0, 2
 // LEAF-NEXT: br i1
 // LEAF: store ptr @fib.resume
+// LEAF-NOT: @fib.destroy
 // LEAF-NOT: call {{.*}}@__weft_sync_slow
 // LEAF-NOT: call {{.*}}@__weft_is_stolen
 // LEAF-LABEL: define internal {{.*}} @fib.resume(
