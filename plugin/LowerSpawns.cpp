@@ -35,7 +35,7 @@
 //     %id  = coro.id(16, %frame, null, null)
 //     %mem = alloca i8, i64 coro.size              ; frame on the fast stack
 //     %hdl = coro.begin(%id, %mem)
-//     store %hdl, %frame.coro ; zero the rest of WeftFrame
+//     store 0, %frame.join ...         ; zero the WeftFrame header
 //     %save = coro.save(%hdl)          ; resume index = this spawn
 //     call @__weft_push(%frame)        ; continuation now stealable
 //     %x = call i64 @fib(i64 %n1)
