@@ -1,18 +1,25 @@
-// Every level spawns two leaves and then the next level, in a loop. Under
-// steals, each stolen level parks the victim's stack until the chain below
-// it completes, so the number of 8 MiB fiber stacks grows with the depth
-// (not with P) until mmap fails.
-//   clang++-19 -I/work/main/include -O2 fiber_stacks_loop_chain.cpp -o s
-//   /work/main/build/bin/weft-clang++ -O2 fiber_stacks_loop_chain.cpp -o w
-//   WEFT_NWORKERS=4 WEFT_STRESS=1 WEFT_STATS=1 ./w 20000
-//     -> 573264719, and weft-stats stacks=5000..20000 (the serial needs one stack)
-//   (ulimit -v 4000000; ./s 20000)                                 -> 573264719
-//   (ulimit -v 4000000; WEFT_NWORKERS=4 WEFT_STRESS=1 ./w 20000)
-//     -> "weft: cannot map a 8392704-byte fiber stack", abort (6 of 6 runs);
-//        the same limit is fine for a plain spawn chain (stacks=4).
-//   Without a limit, at depth 30000-50000 and P=2 or 4 under stress,
-//   stacks reach 22000-27600, and lit-tests/run/deep_recursion.cpp at depth
-//   50000 aborted with "cannot map" at P=2 (vm.max_map_count = 65530).
+// Verify that fiber stacks stay bounded on a chain whose every level
+// spawns two leaves and then the next level, in a loop. A level stolen
+// while a leaf runs parks the stack below it until the chain unwinds; one
+// stolen while the rest of the chain runs parks only when the chain
+// returns into it. Unbounded, the stacks in use grew with the depth, not
+// with P: 9900 at depth 20000 (P=4, forced steals), and under the serial
+// program's 4 GB address-space limit (ulimit -v 4000000) the program
+// aborted with "weft: cannot map a 8392704-byte fiber stack" in 6 of 6
+// runs. Thieves now wait when a steal could need a stack beyond
+// WEFT_MAX_STACKS (default 16 per worker: 64 at P=4). (Depth 50000
+// overflows even one worker's stack: known-bugs/stack_per_level.cpp.)
+// RUN: %clangxx -O2 %s -o %t.serial
+// RUN: %weftcxx -O2 %s -o %t.o2
+// RUN: %run-check %t.o2 %t.serial 20000
+// At the depth that aborted, under the limit the serial program runs in:
+// RUN: %t.serial 20000 > %t.expected
+// RUN: bash -c 'ulimit -v 4000000 && %t.serial 20000' | diff %t.expected -
+// RUN: bash -c 'ulimit -v 4000000 && WEFT_NWORKERS=4 WEFT_STRESS=1 WEFT_STATS=1 %t.o2 20000 2> %t.stats' | diff %t.expected -
+// RUN: %stack-bound %t.stats 64
+// With room for a single steal at a time (3 pool threads' stacks + 1):
+// RUN: env WEFT_NWORKERS=4 WEFT_STRESS=1 WEFT_STATS=1 WEFT_MAX_STACKS=4 %t.o2 20000 2> %t.stats4 | diff %t.expected -
+// RUN: %stack-bound %t.stats4 4
 #include <cilk/cilk.h>
 #include <cstdio>
 #include <cstdlib>
