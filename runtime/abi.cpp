@@ -49,7 +49,7 @@ void childDone(Worker *W, Frame *F) {
 /// frame below it stay intact. Returns on whichever thread resumes it.
 void parkUntilComplete(Worker *W, Frame *F) {
   W->stats.parks.add();
-  switch_to(take_scheduler_stack(W), PendingAction::PublishPark, F);
+  switch_to(take_park_stack(W), PendingAction::PublishPark, F);
   // F's slow clone completed and left the views of everything up to F's
   // return: this stack's strand goes on with them, on whichever worker.
   current_worker()->views = take_views(F);

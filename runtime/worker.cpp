@@ -4,6 +4,7 @@
 
 #include "config.h"
 #include "fence.h"
+#include "stack_budget.h"
 
 #include <climits>
 #include <cstdio>
@@ -87,7 +88,7 @@ void workerThreadMain(Worker *W) {
   adoptNativeStack(W);
   // The native stack of a pool thread only waits for shutdown; all work
   // runs on fibers, which may migrate between threads.
-  switch_to(take_scheduler_stack(W), PendingAction::None);
+  switch_to(take_first_stack(W), PendingAction::None);
   while (Stack *S = W->free_stacks) {
     W->free_stacks = S->next_free;
     destroy_stack(S);
@@ -115,6 +116,8 @@ void shutdownPool() {
 Worker *startPool() {
   fences_init();
   unsigned Count = nworkers_setting().fix();
+  // Before any thread that could steal exists; their start orders it.
+  start_stack_budget(Count);
   Worker *Caller = claimSlot(/*External=*/true);
   PoolThreads = new std::vector<std::thread>();
   for (unsigned I = 1; I < Count; ++I) {

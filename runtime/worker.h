@@ -33,6 +33,8 @@ struct alignas(64) Worker {
   Stack *current_stack = nullptr;
   Stack *native_stack = nullptr;
   Stack *free_stacks = nullptr;  // idle scheduler fibers, ready for reuse
+  unsigned free_count = 0;       // how many; at most kFreeStacksKept
+  bool stack_credit = false;     // may steal (stack_budget.h)
   Frame *ready_frame = nullptr;  // resume next: its sync is now satisfied
   Stack *ready_stack = nullptr;  // switch to next: its frame completed
   PendingAction pending = PendingAction::None;
