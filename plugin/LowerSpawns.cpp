@@ -35,7 +35,7 @@
 //     %id  = coro.id(16, %frame, null, null)
 //     %mem = alloca i8, i64 coro.size              ; frame on the fast stack
 //     %hdl = coro.begin(%id, %mem)
-//     store %hdl, %frame.coro ; zero the rest of WeftFrame
+//     store 0, %frame.join ...         ; zero the WeftFrame header
 //     %save = coro.save(%hdl)          ; resume index = this spawn
 //     call @__weft_push(%frame)        ; continuation now stealable
 //     %x = call i64 @fib(i64 %n1)
@@ -121,12 +121,86 @@ void noteSpawnLocation(CallInst *Mark, CallBase *To) {
                                  utostr(Raw->getZExtValue())));
 }
 
-/// Drops the locations once nothing can be reported about the spawns.
-void dropSpawnLocations(Module &M) {
+/// Drops the locations and argument notes once nothing can be reported
+/// about the spawns.
+void dropSpawnNotes(Module &M) {
   for (Function &F : M)
     for (Instruction &I : instructions(F))
-      if (auto *CB = dyn_cast<CallBase>(&I))
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
         CB->removeFnAttr(weft::SpawnLocationAttr);
+        CB->removeFnAttr(weft::ArgumentTemporariesAttr);
+      }
+}
+
+/// The operands of \p Call that \p Layout (the front end's letters, see
+/// ArgumentLayout.cpp) marks 'T', or false if one of them has no certain
+/// place among the IR arguments: letters line up with the arguments other
+/// than `sret` from the front up to the first '?' and from the back up to
+/// the last.
+bool placeTemporaries(CallBase *Call, StringRef Layout,
+                      SmallVectorImpl<unsigned> &Temporaries) {
+  SmallVector<unsigned, 8> Operands;
+  for (unsigned I = 0, E = Call->arg_size(); I != E; ++I)
+    if (!Call->paramHasAttr(I, Attribute::StructRet))
+      Operands.push_back(I);
+  size_t Letters = Layout.size(), Front = 0, Back = 0;
+  if (!Layout.contains('?') && Letters != Operands.size())
+    return false; // not the call the front end described
+  while (Front < Letters && Front < Operands.size() && Layout[Front] != '?')
+    ++Front;
+  while (Back < Letters - Front && Back < Operands.size() - Front &&
+         Layout[Letters - 1 - Back] != '?')
+    ++Back;
+  for (size_t I = 0; I != Letters; ++I) {
+    if (Layout[I] != 'T')
+      continue;
+    unsigned Operand;
+    if (I < Front)
+      Operand = Operands[I];
+    else if (I >= Letters - Back)
+      Operand = Operands[Operands.size() - (Letters - I)];
+    else
+      return false;
+    if (!Call->getArgOperand(Operand)->getType()->isPointerTy())
+      return false;
+    Temporaries.push_back(Operand);
+  }
+  return true;
+}
+
+/// Moves the marker's argument layout (its third argument, if the front end
+/// gave one) onto the spawned call as the list of its operands that are
+/// by-value temporaries: "weft-arg-temporaries"="1,3" (SpawnArguments.cpp).
+bool noteArgumentTemporaries(Function &F, CallInst *Mark, CallBase *Spawned) {
+  StringRef Layout;
+  if (Mark->arg_size() < 3 || !getConstantStringInfo(Mark->getArgOperand(2), Layout))
+    return true;
+  SmallVector<unsigned, 2> Temporaries;
+  if (!placeTemporaries(Spawned, Layout, Temporaries)) {
+    reportUnsupported(F,
+                      "this spawned call passes a class by value between two "
+                      "arguments of struct type, and the class's temporary "
+                      "cannot be told apart; pass it by const reference or "
+                      "move it before the struct arguments",
+                      Spawned);
+    return false;
+  }
+  std::string List;
+  for (unsigned Operand : Temporaries)
+    List += (List.empty() ? "" : ",") + utostr(Operand);
+  Spawned->addFnAttr(Attribute::get(Spawned->getContext(),
+                                    weft::ArgumentTemporariesAttr, List));
+  return true;
+}
+
+/// Erases a resolved mark, and the layout string only it used.
+void eraseMark(CallInst *Mark) {
+  auto *Layout = Mark->arg_size() > 2
+                     ? dyn_cast<GlobalVariable>(Mark->getArgOperand(2))
+                     : nullptr;
+  Mark->eraseFromParent();
+  if (Layout && Layout->use_empty() && Layout->hasPrivateLinkage())
+    Layout->eraseFromParent();
 }
 
 /// Resolves the spawn marks in F: each marker call wraps the callee of
@@ -157,8 +231,9 @@ bool collectSpawns(Function &F, Function *Marker,
       continue;
     }
     noteSpawnLocation(Mark, Spawned);
+    Ok &= noteArgumentTemporaries(F, Mark, Spawned);
     Mark->replaceAllUsesWith(Mark->getArgOperand(0)->stripPointerCasts());
-    Mark->eraseFromParent();
+    eraseMark(Mark);
     Spawns.push_back(Spawned);
   }
   return Ok;
@@ -209,9 +284,11 @@ bool collectMemberSpawns(Function &F, Function *Marker,
       reportUnsupported(
           F, "internal error: member spawn mark not attached to a call", Mark);
       Ok = false;
+    } else {
+      Ok &= noteArgumentTemporaries(F, Mark, Spawned);
     }
     Mark->replaceAllUsesWith(Mark->getArgOperand(0));
-    Mark->eraseFromParent();
+    eraseMark(Mark);
     if (Spawned)
       Spawns.push_back(Spawned);
   }
@@ -287,7 +364,7 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function *Marker : {SpawnMarker, ObjectMarker, SyncMarker})
     if (Marker && Marker->use_empty())
       Marker->eraseFromParent();
-  dropSpawnLocations(M);
+  dropSpawnNotes(M);
   return PreservedAnalyses::none();
 }
 

@@ -14,7 +14,9 @@
 //   %r = call i64 @_ZN1S1mEl(ptr %p, i64 %a)       ; `this` derives from %p
 //
 // The i32 is the raw encoding of the spawn's clang::SourceLocation, where
-// errors about the spawn are reported (SourceErrors.h).
+// errors about the spawn are reported (SourceErrors.h). A third argument,
+// a string, says which arguments are classes passed by value through a
+// temporary of the call (ArgumentLayout.cpp).
 //
 // LowerSpawnsPass turns every function holding such marks into an LLVM
 // switch-resume coroutine whose ramp is the fast clone and whose .resume
@@ -40,6 +42,9 @@ inline constexpr const char *ObjectMarkerName = "__weft_spawn_object";
 inline constexpr const char *SpawnEndMarkerName = "__weft_spawn_end";
 inline constexpr const char *FrameAllocName = "__weft_frame_alloc";
 inline constexpr const char *FrameFreeName = "__weft_frame_free";
+/// A spawned call's string attribute listing the operands that are
+/// by-value temporaries of the call (ArgumentLayout.cpp): "1,3".
+inline constexpr const char *ArgumentTemporariesAttr = "weft-arg-temporaries";
 /// Reads a frame's `stolen` flag: `i1 (ptr frame)`, lowered by FrameToStack.
 inline constexpr const char *IsStolenName = "__weft_is_stolen";
 

@@ -11,12 +11,16 @@
 //     store @f.resume, %mem                     br %leaf, %ret, %rec
 //     store @f.destroy, %mem+8      ==>       rec:
 //     store %mem, %mem+16 ; header              store @f.resume, %mem
-//     store 0, %mem+24 ...                      store @f.destroy, %mem+8
+//     store 0, %mem+24 ...                      store %mem, %mem+16
 //     store %n, %mem+72   ; spill               ... (the same stores)
 //     br %leaf, %ret, %rec                      %n1 = load %mem+72
 //   rec:                                        call @__weft_push(%mem+16)
 //     %n1 = load %mem+72
 //     call @__weft_push(%mem+16)
+//
+// The store of the destroy function goes altogether: Weft never destroys a
+// spawning function's frame through its coroutine handle (a thief resumes
+// it, or it completes), so the slot is never read.
 //
 // The stores (and the empty asm that marks a spawn's destination as
 // escaped) move to the nearest block that dominates every other use of the
@@ -47,6 +51,8 @@
 using namespace llvm;
 
 STATISTIC(NumSunkInits, "Frame initialisations moved off paths without spawns");
+STATISTIC(NumDroppedDestroyPointers,
+          "Stores of a coroutine's destroy function dropped from fast clones");
 
 namespace weft {
 namespace {
@@ -106,6 +112,54 @@ void collectFrameUses(AllocaInst *Frame, SmallVectorImpl<Instruction *> &Uses) {
   }
 }
 
+/// The function \p I stores at \p Offset of \p Frame, if it is such a store.
+Function *storedFunction(Instruction *I, const AllocaInst *Frame,
+                         int64_t Offset) {
+  auto *Store = dyn_cast<StoreInst>(I);
+  auto Bytes = accessedBytes(*I, Frame);
+  if (!Store || !Bytes || Bytes->first != Offset)
+    return nullptr;
+  return dyn_cast<Function>(Store->getValueOperand());
+}
+
+/// Drops the store of the destroy function's address into \p Frame
+/// (switch-resume coroutines keep it next to the resume function's): a
+/// spawning function's frame is resumed by a thief or completes, and nothing
+/// ever destroys it, so the store is dead on every spawn. Recognised by the
+/// pair coro-split emits, `f.resume` at offset 0 and `f.destroy` one
+/// pointer further, with nothing else in the function reading that slot.
+void dropDestroyPointer(AllocaInst *Frame, ArrayRef<Instruction *> Uses) {
+  const DataLayout &DL = Frame->getDataLayout();
+  int64_t Slot = DL.getPointerSize();
+  Function *Resume = nullptr;
+  Instruction *DestroyStore = nullptr;
+  for (Instruction *I : Uses) {
+    if (Function *Fn = storedFunction(I, Frame, 0))
+      Resume = Fn;
+    else if (Function *Fn = storedFunction(I, Frame, Slot);
+             Fn && Fn->getName().ends_with(".destroy"))
+      DestroyStore = I;
+  }
+  if (!Resume || !DestroyStore || !Resume->getName().ends_with(".resume"))
+    return;
+  StringRef Destroy =
+      cast<StoreInst>(DestroyStore)->getValueOperand()->getName();
+  if (Destroy.drop_back(strlen(".destroy")) !=
+      Resume->getName().drop_back(strlen(".resume")))
+    return;
+  // The runtime (the push's callee) reads the resume pointer and the
+  // header, never the destroy slot; a load of that slot keeps the store.
+  for (Instruction *I : Uses) {
+    if (!isa<LoadInst>(I))
+      continue;
+    auto Bytes = accessedBytes(*I, Frame);
+    if (!Bytes || (Bytes->first < 2 * Slot && Slot < Bytes->second))
+      return;
+  }
+  DestroyStore->eraseFromParent();
+  ++NumDroppedDestroyPointers;
+}
+
 } // namespace
 
 bool sinkFrameInitialization(AllocaInst *Frame) {
@@ -114,6 +168,9 @@ bool sinkFrameInitialization(AllocaInst *Frame) {
   if (Frame->getParent() != &Entry)
     return false;
   SmallVector<Instruction *, 32> Uses;
+  collectFrameUses(Frame, Uses);
+  dropDestroyPointer(Frame, Uses);
+  Uses.clear();
   collectFrameUses(Frame, Uses);
 
   // The initialisations: the escape markers, and the entry block's plain

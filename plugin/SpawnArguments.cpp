@@ -40,8 +40,10 @@
 //   the end of their scope, never there) and whose every use lies between
 //   that start and the window's end, with no steal point between the start
 //   and the call. A class that is not trivial for calls but has a trivial
-//   destructor leaves no such trace and is not recognized
-//   (known-bugs/by_value_class_without_destructor.cpp).
+//   destructor leaves no such trace: for it, the front end lists the
+//   call's temporaries (ArgumentTemporariesAttr, ArgumentLayout.cpp), and
+//   a listed temporary that cannot be given its own lifetime is an error,
+//   never a shared slot.
 //
 // inalloca and preallocated arguments (the 32-bit Windows C++ ABI) live in
 // the caller's outgoing argument area, allocated with stacksave and a
@@ -97,6 +99,26 @@ bool collectUses(AllocaInst *AI, SmallPtrSetImpl<Instruction *> &Uses) {
     }
   }
   return true;
+}
+
+bool hasLifetimeMarkers(AllocaInst *AI) {
+  return any_of(AI->users(), [](User *U) {
+    auto *I = dyn_cast<Instruction>(U);
+    return I && I->isLifetimeStartOrEnd();
+  });
+}
+
+/// Whether the front end listed operand \p ArgNo of \p Call as a class
+/// passed by value through a temporary of the call (ArgumentLayout.cpp).
+bool isListedTemporary(CallBase *Call, unsigned ArgNo) {
+  StringRef List =
+      Call->getFnAttr(ArgumentTemporariesAttr).getValueAsString();
+  SmallVector<StringRef, 4> Operands;
+  List.split(Operands, ',', -1, /*KeepEmpty=*/false);
+  return any_of(Operands, [&](StringRef Operand) {
+    unsigned N;
+    return !Operand.getAsInteger(10, N) && N == ArgNo;
+  });
 }
 
 /// Whether a call in the window, after the spawned call, takes \p AI: the
@@ -256,17 +278,24 @@ Instruction *SpawnLowering::privatizeArguments(
       continue;
     }
     auto *AI = dyn_cast<AllocaInst>(Arg);
+    bool Listed = isListedTemporary(Call, ArgNo);
     if (!AI || !AI->isStaticAlloca() || AI->getParent() != &Entry ||
-        !destroyedInWindow(AI, Window))
+        hasLifetimeMarkers(AI) || !(Listed || destroyedInWindow(AI, Window)))
       continue;
     SmallPtrSet<Instruction *, 8> Uses;
-    if (!collectUses(AI, Uses))
-      continue;
     if (!DT)
       DT.emplace(F);
-    Instruction *Start = firstUse(Uses, *DT);
-    if (!Start || stealPointBetween(Start, Call) || usedAfter(End, Start, Uses))
+    Instruction *Start = collectUses(AI, Uses) ? firstUse(Uses, *DT) : nullptr;
+    if (!Start || stealPointBetween(Start, Call) ||
+        usedAfter(End, Start, Uses)) {
+      if (Listed)
+        reportUnsupported(F,
+                          "internal error: a class passed by value to this "
+                          "spawned call cannot get a temporary of its own; "
+                          "pass it by const reference",
+                          Call);
       continue;
+    }
     IRBuilder<> B(Start);
     ConstantInt *Size = B.getInt64(*AI->getAllocationSize(DL));
     B.CreateLifetimeStart(AI, Size);

@@ -181,7 +181,9 @@ void SpawnLowering::emitPrologue() {
     Fields.push_back(B.getPtrTy());
   FrameTy = StructType::create(C, Fields, (F.getName() + ".weft.frame").str());
   Frame = B.CreateAlloca(FrameTy, nullptr, "weft.frame");
-  Frame->setAlignment(Align(16));
+  // The runtime finds the coroutine handle at a fixed distance before its
+  // promise, which depends on the promise's alignment (frame_abi.h).
+  Frame->setAlignment(Align(WEFT_FRAME_PROMISE_ALIGN));
 
   Value *Null = ConstantPointerNull::get(B.getPtrTy());
   Value *Id = B.CreateCall(RT.CoroId, {B.getInt32(16), Frame, Null, Null},
@@ -195,7 +197,6 @@ void SpawnLowering::emitPrologue() {
   Handle = B.CreateCall(RT.CoroBegin, {Id, Mem}, "weft.hdl");
 
   // Fresh frame: no steals, no children, not parked, no exception.
-  B.CreateStore(Handle, frameField(B, WEFT_FRAME_CORO_OFFSET, "coro.addr"));
   for (unsigned Off = WEFT_FRAME_JOIN_OFFSET; Off < WEFT_FRAME_SIZE; Off += 8)
     B.CreateStore(B.getInt64(0), frameField(B, Off, "hdr.word"));
   if (NeedsArena) {

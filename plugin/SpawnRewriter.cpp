@@ -51,21 +51,26 @@ SpawnRewriter::SpawnRewriter(ASTContext &Ctx)
     : Ctx(Ctx), Marks(MarkTable::get()) {
   // Each spawn marker also carries the spawn's source location, for errors
   // that only the IR pass can see (SourceErrors.h).
+  // Both take a third argument where the call passes a class by value
+  // through a temporary (ArgumentLayout.cpp), hence the `...`.
   SpawnMarker = makeMarker(SpawnMarkerName, Ctx.VoidPtrTy,
-                           {Ctx.VoidPtrTy, Ctx.UnsignedIntTy});
+                           {Ctx.VoidPtrTy, Ctx.UnsignedIntTy},
+                           /*MayThrow=*/false, /*Variadic=*/true);
   // The sync marker may throw: Clang then emits it as an invoke wherever the
   // sync sits in a try block or a scope with destructors, which tells the
   // IR pass where an exception rethrown at the sync must go.
   SyncMarker = makeMarker(SyncMarkerName, Ctx.VoidTy, {}, /*MayThrow=*/true);
   ObjectMarker = makeMarker(ObjectMarkerName, Ctx.VoidPtrTy,
-                            {Ctx.VoidPtrTy, Ctx.UnsignedIntTy});
+                            {Ctx.VoidPtrTy, Ctx.UnsignedIntTy},
+                            /*MayThrow=*/false, /*Variadic=*/true);
   SpawnEndMarker = makeMarker(SpawnEndMarkerName, Ctx.VoidTy, {});
 }
 
 FunctionDecl *SpawnRewriter::makeMarker(StringRef Name, QualType Ret,
                                         ArrayRef<QualType> Params,
-                                        bool MayThrow) {
+                                        bool MayThrow, bool Variadic) {
   FunctionProtoType::ExtProtoInfo EPI;
+  EPI.Variadic = Variadic;
   QualType FnTy = Ctx.getFunctionType(Ret, Params, EPI);
   auto *FD = FunctionDecl::Create(
       Ctx, Ctx.getTranslationUnitDecl(), SourceLocation(), SourceLocation(),
@@ -403,6 +408,7 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
                      "('T x = cilk_spawn f();')");
     return;
   }
+  const SpawnSite Site{M.Written, argumentLayout(CE)};
   if (auto *Member = dyn_cast<CXXMemberCallExpr>(CE)) {
     // (obj.*pm)(a) and (ptr->*pm)(a): the object is marked as for obj.m(a);
     // the pass finds the call by its `this`, which Clang adjusts from the
@@ -412,7 +418,7 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
       Stmt *Callee = Member->getCallee();
       auto *Owned = cast<BinaryOperator>(ownPath(Callee, PM, Walk));
       Member->setCallee(cast<Expr>(Callee));
-      markObject(Owned, M.Written);
+      markObject(Owned, Site);
       return;
     }
     auto *ME = dyn_cast<MemberExpr>(Member->getCallee()->IgnoreParens());
@@ -425,13 +431,13 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
     Stmt *Callee = Member->getCallee();
     Stmt *Owned = ownPath(Callee, ME, Walk);
     Member->setCallee(cast<Expr>(Callee));
-    markObject(cast<MemberExpr>(Owned), M.Written);
+    markObject(cast<MemberExpr>(Owned), Site);
     return;
   }
   if (auto *Op = dyn_cast<CXXOperatorCallExpr>(CE)) {
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Op->getCalleeDecl());
     if (Method && !Method->isStatic()) {
-      Op->setArg(0, markObjectGLValue(Op->getArg(0), M.Written));
+      Op->setArg(0, markObjectGLValue(Op->getArg(0), Site));
       return;
     }
   }
@@ -441,15 +447,10 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
                      "functions and function objects can be spawned");
     return;
   }
-  SourceLocation Loc = CE->getBeginLoc();
-  FPOptionsOverride FPO;
-  Expr *AsVoidPtr = ImplicitCastExpr::Create(Ctx, Ctx.VoidPtrTy, CK_BitCast,
-                                             Callee, nullptr, VK_PRValue, FPO);
-  Expr *Marked = CallExpr::Create(Ctx, functionPointer(SpawnMarker, Loc),
-                                  {AsVoidPtr, spawnLocation(M.Written)},
-                                  Ctx.VoidPtrTy, VK_PRValue, Loc, FPO);
+  Expr *Marked = markerCall(SpawnMarker, Callee, Site);
   CE->setCallee(ImplicitCastExpr::Create(Ctx, Callee->getType(), CK_BitCast,
-                                         Marked, nullptr, VK_PRValue, FPO));
+                                         Marked, nullptr, VK_PRValue,
+                                         FPOptionsOverride()));
 }
 
 /// The raw encoding of \p Spawn as an `unsigned int` literal: the markers'
@@ -460,44 +461,53 @@ Expr *SpawnRewriter::spawnLocation(SourceLocation Spawn) {
   return IntegerLiteral::Create(Ctx, Raw, Ty, Spawn);
 }
 
-Expr *SpawnRewriter::markPointer(Expr *Ptr, SourceLocation Spawn) {
+/// `Marker((void *)Ptr, loc[, layout])`, of type `void *`.
+Expr *SpawnRewriter::markerCall(FunctionDecl *Marker, Expr *Ptr,
+                                const SpawnSite &Site) {
+  SourceLocation Loc = Ptr->getBeginLoc();
+  FPOptionsOverride FPO;
+  SmallVector<Expr *, 3> Args = {
+      ImplicitCastExpr::Create(Ctx, Ctx.VoidPtrTy, CK_BitCast, Ptr, nullptr,
+                               VK_PRValue, FPO),
+      spawnLocation(Site.Written)};
+  if (Site.Layout)
+    Args.push_back(Site.Layout);
+  return CallExpr::Create(Ctx, functionPointer(Marker, Loc), Args,
+                          Ctx.VoidPtrTy, VK_PRValue, Loc, FPO);
+}
+
+Expr *SpawnRewriter::markPointer(Expr *Ptr, const SpawnSite &Site) {
   // (T *)__weft_spawn_object((void *)ptr, loc): the IR pass finds the
   // spawned call as the one whose `this` argument derives from the marker's
   // result.
-  SourceLocation Loc = Ptr->getBeginLoc();
-  FPOptionsOverride FPO;
-  Expr *AsVoidPtr = ImplicitCastExpr::Create(Ctx, Ctx.VoidPtrTy, CK_BitCast,
-                                             Ptr, nullptr, VK_PRValue, FPO);
-  Expr *Marked = CallExpr::Create(Ctx, functionPointer(ObjectMarker, Loc),
-                                  {AsVoidPtr, spawnLocation(Spawn)},
-                                  Ctx.VoidPtrTy, VK_PRValue, Loc, FPO);
-  return ImplicitCastExpr::Create(Ctx, Ptr->getType(), CK_BitCast, Marked,
-                                  nullptr, VK_PRValue, FPO);
+  return ImplicitCastExpr::Create(Ctx, Ptr->getType(), CK_BitCast,
+                                  markerCall(ObjectMarker, Ptr, Site), nullptr,
+                                  VK_PRValue, FPOptionsOverride());
 }
 
-Expr *SpawnRewriter::markObjectGLValue(Expr *Object, SourceLocation Spawn) {
+Expr *SpawnRewriter::markObjectGLValue(Expr *Object, const SpawnSite &Site) {
   SourceLocation Loc = Object->getBeginLoc();
   QualType PtrTy = Ctx.getPointerType(Object->getType());
   Expr *Addr = UnaryOperator::Create(Ctx, Object, UO_AddrOf, PtrTy, VK_PRValue,
                                      OK_Ordinary, Loc, false,
                                      FPOptionsOverride());
-  return UnaryOperator::Create(Ctx, markPointer(Addr, Spawn), UO_Deref,
+  return UnaryOperator::Create(Ctx, markPointer(Addr, Site), UO_Deref,
                                Object->getType(), VK_LValue, OK_Ordinary, Loc,
                                false, FPOptionsOverride());
 }
 
-void SpawnRewriter::markObject(MemberExpr *ME, SourceLocation Spawn) {
+void SpawnRewriter::markObject(MemberExpr *ME, const SpawnSite &Site) {
   if (ME->isArrow())
-    ME->setBase(markPointer(ME->getBase(), Spawn));
+    ME->setBase(markPointer(ME->getBase(), Site));
   else
-    ME->setBase(markObjectGLValue(ME->getBase(), Spawn));
+    ME->setBase(markObjectGLValue(ME->getBase(), Site));
 }
 
-void SpawnRewriter::markObject(BinaryOperator *PM, SourceLocation Spawn) {
+void SpawnRewriter::markObject(BinaryOperator *PM, const SpawnSite &Site) {
   if (PM->getOpcode() == BO_PtrMemI)
-    PM->setLHS(markPointer(PM->getLHS(), Spawn));
+    PM->setLHS(markPointer(PM->getLHS(), Site));
   else
-    PM->setLHS(markObjectGLValue(PM->getLHS(), Spawn));
+    PM->setLHS(markObjectGLValue(PM->getLHS(), Site));
 }
 
 Expr *SpawnRewriter::functionPointer(FunctionDecl *FD, SourceLocation Loc) {

@@ -4,6 +4,8 @@
 // front end rewrites the AST before CodeGen sees each function:
 //
 //   x = fib(n - 1)   ==>   x = ((long (*)(long))__weft_spawn_marker((void *)fib, loc))(n - 1)
+//   g(p, S(i))       ==>   ((void (*)(int *, S))__weft_spawn_marker((void *)g, loc, "ST"))(p, S(i))
+//                          (S not trivial for calls: ArgumentLayout.cpp)
 //   obj.m(a)         ==>   (*(S *)__weft_spawn_object((void *)&obj, loc)).m(a)
 //   (p->*pm)(a)      ==>   (((S *)__weft_spawn_object((void *)p, loc))->*pm)(a)
 //   a spawning statement s;  ==>  s; __weft_spawn_end();   (where the
@@ -197,15 +199,25 @@ private:
   clang::Expr *makeSyncCall(clang::SourceLocation Loc);
   clang::Expr *makeSpawnEndCall(clang::SourceLocation Loc);
   clang::Expr *spawnLocation(clang::SourceLocation Spawn);
-  clang::Expr *markPointer(clang::Expr *Ptr, clang::SourceLocation Spawn);
-  clang::Expr *markObjectGLValue(clang::Expr *Object,
-                                 clang::SourceLocation Spawn);
-  void markObject(clang::MemberExpr *ME, clang::SourceLocation Spawn);
-  void markObject(clang::BinaryOperator *PM, clang::SourceLocation Spawn);
+  /// What a spawn marker carries: where the spawn was written, and the
+  /// call's argument layout when it has one (ArgumentLayout.cpp).
+  struct SpawnSite {
+    clang::SourceLocation Written;
+    clang::Expr *Layout;
+  };
+  clang::Expr *markerCall(clang::FunctionDecl *Marker, clang::Expr *Ptr,
+                          const SpawnSite &Site);
+  clang::Expr *markPointer(clang::Expr *Ptr, const SpawnSite &Site);
+  clang::Expr *markObjectGLValue(clang::Expr *Object, const SpawnSite &Site);
+  void markObject(clang::MemberExpr *ME, const SpawnSite &Site);
+  void markObject(clang::BinaryOperator *PM, const SpawnSite &Site);
+
+  // ArgumentLayout.cpp
+  clang::Expr *argumentLayout(const clang::CallExpr *CE);
   clang::Expr *functionPointer(clang::FunctionDecl *FD, clang::SourceLocation Loc);
   clang::FunctionDecl *makeMarker(llvm::StringRef Name, clang::QualType Ret,
                                   llvm::ArrayRef<clang::QualType> Params,
-                                  bool MayThrow = false);
+                                  bool MayThrow = false, bool Variadic = false);
   void error(clang::SourceLocation Loc, llvm::StringRef Msg);
   clang::SourceLocation fileLoc(clang::SourceLocation Loc) const;
 

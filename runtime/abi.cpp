@@ -49,7 +49,7 @@ void childDone(Worker *W, Frame *F) {
 /// frame below it stay intact. Returns on whichever thread resumes it.
 void parkUntilComplete(Worker *W, Frame *F) {
   W->stats.parks.add();
-  switch_to(take_scheduler_stack(W), PendingAction::PublishPark, F);
+  switch_to(take_park_stack(W), PendingAction::PublishPark, F);
   // F's slow clone completed and left the views of everything up to F's
   // return: this stack's strand goes on with them, on whichever worker.
   current_worker()->views = take_views(F);
@@ -66,6 +66,9 @@ void endStrand(Worker *W, Frame *F, std::uint32_t Segment) {
 /// even by a program that never spawns.
 __attribute__((constructor)) void checkEnvironment() {
   detail::StressMode = config().stress;
+  // Before main: no push can have read PushHooks yet.
+  if (detail::StressMode)
+    detail::PushHooks.fetch_or(detail::StressBit, std::memory_order_relaxed);
 }
 
 /// Stress mode: give thieves a window after most pushes, so that on two

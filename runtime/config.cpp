@@ -77,6 +77,8 @@ Config parse() {
   C.stack_bytes =
       readNumber("WEFT_STACK_KB", 64, 1u << 20, 8192,
                  "a stack size in KiB from 64 to 1048576") << 10;
+  C.max_stacks = readNumber("WEFT_MAX_STACKS", 1, 1u << 20, 0,
+                            "a stack count from 1 to 1048576");
   C.fences = readFenceMode();
   return C;
 }

@@ -5,6 +5,9 @@
 //                      Plus's name, else CPUs in the affinity mask)
 //   WEFT_STATS=0|1     print one `weft-stats:` line to stderr at exit
 //   WEFT_STACK_KB=K    size of each fiber stack in KiB (default 8192)
+//   WEFT_MAX_STACKS=N  most fiber stacks in use at once; thieves wait when
+//                      a steal could need one more (default 16 per worker;
+//                      stack_budget.h)
 //   WEFT_STRESS=0|1    force steals: yield after pushes, never sleep, so the
 //                      slow clones, parking and joins run constantly
 //   WEFT_FENCES=auto|symmetric|asymmetric
@@ -34,6 +37,7 @@ struct Config {
   bool stats = false;
   bool stress = false;
   std::size_t stack_bytes = 8u << 20;
+  std::size_t max_stacks = 0; // 0: kDefaultStacksPerWorker per worker
   FenceMode fences = FenceMode::Auto;
 };
 

@@ -7,7 +7,7 @@
 // coro-split the IR pass inlines these two bodies at every push and pop it
 // emitted (plugin/FastPath.cpp), as OpenCilk inlines its ABI bitcode. What
 // is left per spawn is one thread-local read, the deque's owner-side loads
-// and stores, a counter and two flag tests in the push; one thread-local
+// and stores, a counter and one flag test in the push; one thread-local
 // read, a store, a compiler barrier and a load in the pop.
 //
 // The bodies are Deque's own owner operations (deque.h), so the runtime and

@@ -37,7 +37,6 @@
 namespace weft {
 
 struct Frame {
-  void *coro;                    // coroutine handle; *coro is the slow clone
   std::atomic<std::int64_t> join;
   std::atomic<std::uintptr_t> park;
   std::uint32_t steals;
@@ -51,17 +50,27 @@ struct Frame {
   // bit 0 whether segment 0 was the leftmost strand.
   std::atomic<std::uintptr_t> views;
 
+  /// The coroutine handle: the frame is its promise, at a fixed offset
+  /// (frame_abi.h). The handle's first word is the slow clone's entry.
+  void *coroutine() {
+    return reinterpret_cast<char *>(this) - WEFT_FRAME_PROMISE_OFFSET;
+  }
+
   /// Enters the slow clone at the frame's current resume point.
   void resume() {
-    auto *Entry = *static_cast<void (**)(void *)>(coro);
-    Entry(coro);
+    void *Handle = coroutine();
+    auto *Entry = *static_cast<void (**)(void *)>(Handle);
+    Entry(Handle);
   }
 };
 
 inline constexpr std::int64_t kWaitBias = std::int64_t(1) << 40;
 inline constexpr std::uintptr_t kParkDone = 1;
 
-static_assert(offsetof(Frame, coro) == WEFT_FRAME_CORO_OFFSET);
+static_assert((2 * sizeof(void *) + WEFT_FRAME_PROMISE_ALIGN - 1) /
+                      WEFT_FRAME_PROMISE_ALIGN * WEFT_FRAME_PROMISE_ALIGN ==
+                  WEFT_FRAME_PROMISE_OFFSET,
+              "the promise follows the resume and destroy pointers");
 static_assert(offsetof(Frame, join) == WEFT_FRAME_JOIN_OFFSET);
 static_assert(offsetof(Frame, park) == WEFT_FRAME_PARK_OFFSET);
 static_assert(offsetof(Frame, steals) == WEFT_FRAME_STEALS_OFFSET);

@@ -40,6 +40,7 @@ struct alignas(64) CountWithPeak {
 
 CountWithPeak StacksInUse;
 CountWithPeak ParkedStacks;
+CountWithPeak MappedStacks;
 
 } // namespace
 
@@ -61,6 +62,10 @@ void note_stack_returned(Stack *S) {
   S->taken_by->stacks_taken.fetch_sub(1, std::memory_order_relaxed);
 }
 
+void note_stack_mapped() { MappedStacks.up(); }
+
+void note_stack_unmapped() { MappedStacks.down(); }
+
 void note_parked() { ParkedStacks.up(); }
 
 void note_unparked() { ParkedStacks.down(); }
@@ -73,6 +78,15 @@ std::uint64_t peak_stacks_in_use() {
 std::uint64_t peak_parked_stacks() {
   return static_cast<std::uint64_t>(
       ParkedStacks.peak.load(std::memory_order_relaxed));
+}
+
+std::uint64_t peak_stacks_mapped() {
+  return static_cast<std::uint64_t>(
+      MappedStacks.peak.load(std::memory_order_relaxed));
+}
+
+std::int64_t stacks_in_use() {
+  return StacksInUse.now.load(std::memory_order_relaxed);
 }
 
 } // namespace weft

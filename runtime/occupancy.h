@@ -10,7 +10,8 @@
 // list. Per worker, a stack counts against the worker that took it, even
 // while it runs or parks elsewhere; the per-worker counts add up to the
 // overall one. A parked stack (native or fiber) is one whose fast clone
-// waits for its stolen frame to complete.
+// waits for its stolen frame to complete. A mapped stack is one created and
+// not yet unmapped: in use, or idle on a free list.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_RUNTIME_OCCUPANCY_H
@@ -28,6 +29,10 @@ void note_stack_taken(Worker *W, Stack *S);
 /// The fiber stack \p S went back to a free list (on any worker).
 void note_stack_returned(Stack *S);
 
+/// A fiber stack was mapped; note_stack_unmapped() when it is unmapped.
+void note_stack_mapped();
+void note_stack_unmapped();
+
 /// A stack was parked behind a stolen frame; note_unparked() when it is
 /// made runnable again.
 void note_parked();
@@ -37,6 +42,10 @@ void note_unparked();
 /// once, since the program started.
 std::uint64_t peak_stacks_in_use();
 std::uint64_t peak_parked_stacks();
+/// The most fiber stacks mapped at once.
+std::uint64_t peak_stacks_mapped();
+/// Fiber stacks in use now, for an error message.
+std::int64_t stacks_in_use();
 
 } // namespace weft
 

@@ -3,16 +3,20 @@
 // Every fiber stack starts here. The loop serves, in order: a frame whose
 // sync was satisfied by a child this worker finished, a parked stack whose
 // frame this worker completed, this thread's own native stack if it became
-// runnable elsewhere, then steals from a random victim. A worker with
-// nothing to do spins briefly, yields, then sleeps (worker.cpp).
+// runnable elsewhere, then steals from a random victim. Only the steal
+// needs a credit from the bound on stacks (stack_budget.h); everything
+// before it runs on stacks that exist. A worker with nothing to do spins
+// briefly, yields, then sleeps (worker.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "config.h"
 #include "fence.h"
 #include "occupancy.h"
+#include "stack_budget.h"
 #include "worker.h"
 
+#include <ctime>
 #include <sched.h>
 
 namespace weft {
@@ -41,7 +45,12 @@ Frame *trySteal(Worker *W, std::uint32_t &Segment) {
     W->stats.steal_attempts.add();
     Frame *F = nullptr;
     if (Victim->deque.steal(F) == StealResult::Success) {
-      // We own F now: its previous owner only touches join and park.
+      // We own F now: its previous owner only touches join and park. A
+      // frame stolen for the first time was pushed by a fast clone, which
+      // parks when its child returns; the park's stack is paid for by our
+      // credit. A slow clone's frame (stolen before) causes no park.
+      if (!F->stolen)
+        hand_credit_to_park(W);
       F->stolen = 1;
       Segment = ++F->steals;
       W->stats.steals.add();
@@ -68,8 +77,19 @@ void backOff(Worker *W, unsigned &Failures) {
   } else if (Failures < 64 || config().stress) {
     sched_yield();
   } else {
+    return_stack_credit(W);
     idle_sleep(W);
   }
+}
+
+/// Stealing now could need a stack beyond the bound (stack_budget.h): the
+/// workers that own the work go on alone until parks end and their stacks
+/// come back. Sleeping, not spinning, leaves them the cores; the pause is
+/// short, since a stack may come back at any moment.
+void waitForStackCredit(Worker *W) {
+  W->stats.throttled.add();
+  timespec Pause{0, 50 * 1000};
+  nanosleep(&Pause, nullptr);
 }
 
 template <typename T> T *take(T *&Slot) {
@@ -125,6 +145,10 @@ void scheduler_loop() {
     }
     if (shutting_down() && !W->external) {
       switch_to(W->native_stack, PendingAction::Recycle);
+      continue;
+    }
+    if (!take_stack_credit(W)) {
+      waitForStackCredit(W);
       continue;
     }
     std::uint32_t Segment;

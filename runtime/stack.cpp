@@ -4,6 +4,7 @@
 
 #include "config.h"
 #include "occupancy.h"
+#include "stack_budget.h"
 #include "worker.h"
 
 #include <cstdio>
@@ -51,8 +52,6 @@ using boost::context::detail::transfer_t;
 
 namespace {
 
-/// Runs on the stack we just switched to, with the stack we left: saves its
-/// context, then carries out what the switcher asked for.
 void asanStartSwitch(Stack *From, Stack *To) {
   if (__sanitizer_start_switch_fiber)
     __sanitizer_start_switch_fiber(&From->asan_fake_stack, To->bottom, To->size);
@@ -64,6 +63,36 @@ void asanFinishSwitch(Stack *Arrived) {
                                     nullptr, nullptr);
 }
 
+/// \p S left use: its unit of the budget goes back, and the stack to W's
+/// free list, unless that already keeps enough; a worker that resumed many
+/// parked stacks would otherwise keep them all mapped.
+void recycle(Worker *W, Stack *S) {
+  note_stack_returned(S);
+  stack_budget().release();
+  if (W->free_count >= kFreeStacksKept) {
+    destroy_stack(S);
+    return;
+  }
+  S->next_free = W->free_stacks;
+  W->free_stacks = S;
+  ++W->free_count;
+}
+
+/// A stack from W's free list, or a new one; in use from now on.
+Stack *takeStack(Worker *W) {
+  Stack *S = W->free_stacks;
+  if (S) {
+    W->free_stacks = S->next_free;
+    --W->free_count;
+  } else {
+    S = create_scheduler_stack();
+  }
+  note_stack_taken(W, S);
+  return S;
+}
+
+/// Runs on the stack we just switched to, with the stack we left: saves its
+/// context, then carries out what the switcher asked for.
 void finishSwitch(transfer_t From) {
   Worker *W = current_worker();
   asanFinishSwitch(W->current_stack);
@@ -75,9 +104,7 @@ void finishSwitch(transfer_t From) {
   case PendingAction::None:
     break;
   case PendingAction::Recycle:
-    note_stack_returned(Left);
-    Left->next_free = W->free_stacks;
-    W->free_stacks = Left;
+    recycle(W, Left);
     break;
   case PendingAction::PublishPark: {
     Frame *F = W->pending_frame;
@@ -129,7 +156,13 @@ Stack *create_scheduler_stack() {
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
                        -1, 0);
   if (Mapping == MAP_FAILED || mprotect(Mapping, Page, PROT_NONE) != 0) {
-    std::fprintf(stderr, "weft: cannot map a %zu-byte fiber stack\n", Bytes);
+    // Within the bound, so the address space (ulimit -v) or the map count
+    // is smaller than WEFT_MAX_STACKS stacks of WEFT_STACK_KB need.
+    std::fprintf(stderr,
+                 "weft: cannot map a %zu-byte fiber stack (%lld in use of "
+                 "at most %lld; lower WEFT_MAX_STACKS or WEFT_STACK_KB)\n",
+                 Bytes, static_cast<long long>(stacks_in_use()),
+                 static_cast<long long>(stack_budget().limit()));
     std::abort();
   }
   // The Stack record sits at the top of its own stack; the fiber's frames
@@ -148,18 +181,15 @@ Stack *create_scheduler_stack() {
 #endif
   if (Worker *W = current_worker())
     W->stats.stacks.add();
+  note_stack_mapped();
   return S;
 }
 
-Stack *take_scheduler_stack(Worker *W) {
-  Stack *S = W->free_stacks;
-  if (S)
-    W->free_stacks = S->next_free;
-  else
-    S = create_scheduler_stack();
-  note_stack_taken(W, S);
-  return S;
-}
+// Its unit was counted when the pool started (start_stack_budget()).
+Stack *take_first_stack(Worker *W) { return takeStack(W); }
+
+// The unit the steal's credit took becomes this stack's (stack_budget.h).
+Stack *take_park_stack(Worker *W) { return takeStack(W); }
 
 void destroy_stack(Stack *S) {
   void *Mapping = S->mapping;
@@ -169,6 +199,7 @@ void destroy_stack(Stack *S) {
 #endif
   S->~Stack();
   munmap(Mapping, Bytes);
+  note_stack_unmapped();
 }
 
 void switch_to(Stack *To, PendingAction Action, Frame *F) {

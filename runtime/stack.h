@@ -4,7 +4,8 @@
 // may only run on it (an external caller's stack holds its caller's frames).
 // Fiber stacks are mmap'd with a guard page, start in the scheduler loop,
 // and may run on any worker: a parked fiber resumes wherever the frame it
-// waits for completes.
+// waits for completes. How many may be in use at once is bounded
+// (stack_budget.h); each worker keeps a few idle ones for reuse.
 //
 // A switch leaves a PendingAction for the code that lands on the target
 // stack, because the stack being left cannot be published (or recycled)
@@ -50,8 +51,11 @@ Stack *adopt_native_stack(Worker *Home);
 /// Creates a fiber stack whose first activation runs the scheduler loop.
 Stack *create_scheduler_stack();
 /// A scheduler fiber for \p W to switch to: one from its free list, or a
-/// new one.
-Stack *take_scheduler_stack(Worker *W);
+/// new one. take_first_stack() is a pool thread's first, counted when the
+/// pool started; take_park_stack() is for a park, paid for by the credit
+/// of the steal that caused it (stack_budget.h).
+Stack *take_first_stack(Worker *W);
+Stack *take_park_stack(Worker *W);
 /// Releases a fiber stack that is not running and holds no live frames.
 void destroy_stack(Stack *S);
 

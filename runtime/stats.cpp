@@ -2,7 +2,9 @@
 //
 // Totals summed over the workers, then the peaks: the largest of the
 // workers' (peak_frames), the process-wide ones (peak_stacks, peak_parked),
-// and each worker's own, in worker-number order (the *_per_worker lists).
+// and each worker's own, in worker-number order (the *_per_worker lists);
+// then the bound on stacks and what it did (max_stacks, peak_mapped,
+// throttled).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 #include "config.h"
 #include "fence.h"
 #include "occupancy.h"
+#include "stack_budget.h"
 #include "worker.h"
 
 #include <algorithm>
@@ -40,6 +43,18 @@ std::string perWorkerList(const char *Key, unsigned Threads, ValueOf Value) {
   return Out;
 }
 
+/// " max_stacks=N peak_mapped=M throttled=T": the bound on fiber stacks in
+/// use, the most mapped at once (in use or kept on free lists), and how
+/// often a thief waited for the bound (stack_budget.h).
+std::string stackBoundKeys(unsigned Threads) {
+  std::uint64_t Throttled = 0;
+  for (unsigned I = 0; I < Threads; ++I)
+    Throttled += worker_at(I)->stats.throttled.get();
+  return " max_stacks=" + std::to_string(stack_budget().limit()) +
+         " peak_mapped=" + std::to_string(peak_stacks_mapped()) +
+         " throttled=" + std::to_string(Throttled);
+}
+
 } // namespace
 
 void collect_stats(weft_stats &Out) {
@@ -66,6 +81,7 @@ void print_stats() {
   std::string PerWorker =
       perWorkerList("peak_frames_per_worker", Sum.threads, peakFramesOf) +
       perWorkerList("peak_stacks_per_worker", Sum.threads, peakStacksOf);
+  std::string Bound = stackBoundKeys(Sum.threads);
   // The program's own output comes first, even when stdout is a pipe whose
   // buffer would otherwise be flushed after this line.
   std::fflush(stdout);
@@ -73,7 +89,7 @@ void print_stats() {
                "weft-stats: workers=%u threads=%u spawns=%llu steals=%llu "
                "steal_attempts=%llu parks=%llu stacks=%llu sleeps=%llu "
                "fences=%s peak_frames=%llu peak_stacks=%llu "
-               "peak_parked=%llu%s\n",
+               "peak_parked=%llu%s%s\n",
                Sum.workers, Sum.threads, (unsigned long long)Sum.spawns,
                (unsigned long long)Sum.steals,
                (unsigned long long)Sum.steal_attempts,
@@ -82,7 +98,8 @@ void print_stats() {
                fences_asymmetric() ? "asymmetric" : "symmetric",
                (unsigned long long)Sum.peak_frames,
                (unsigned long long)Sum.peak_stacks,
-               (unsigned long long)Sum.peak_parked, PerWorker.c_str());
+               (unsigned long long)Sum.peak_parked, PerWorker.c_str(),
+               Bound.c_str());
 }
 
 } // namespace weft

@@ -42,6 +42,7 @@ struct WorkerStats {
   Counter parks;          // fast clones that parked their stack
   Counter stacks;         // fiber stacks created
   Counter sleeps;         // times the worker went to sleep
+  Counter throttled;      // times it did not steal: no stack credit left
   Peak peak_stacks;       // most fiber stacks taken by this worker in use at
                           // once (occupancy.h)
 };

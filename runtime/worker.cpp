@@ -4,6 +4,7 @@
 
 #include "config.h"
 #include "fence.h"
+#include "stack_budget.h"
 
 #include <climits>
 #include <cstdio>
@@ -20,10 +21,10 @@ namespace weft {
 
 namespace detail {
 __thread Worker *ThreadWorker = nullptr;
-std::atomic<unsigned> Sleepers{0};
+std::atomic<unsigned> PushHooks{0};
 } // namespace detail
 
-using detail::Sleepers;
+using detail::PushHooks;
 using detail::ThreadWorker;
 
 namespace {
@@ -39,8 +40,9 @@ std::vector<std::thread> *PoolThreads = nullptr;
 std::atomic<bool> ShutdownFlag{false};
 
 // Idle workers sleep on WakeEpoch. A sleeper announces itself in
-// detail::Sleepers before its last look for work; a producer that sees
-// Sleepers > 0 bumps the epoch and wakes one. See idle_sleep() for why no
+// detail::PushHooks (the sleeper count in its low bits) before its last
+// look for work; a producer that sees a sleeper bumps the epoch and wakes
+// one. See idle_sleep() for why no
 // wake-up is lost.
 std::atomic<std::uint32_t> WakeEpoch{0};
 
@@ -86,7 +88,7 @@ void workerThreadMain(Worker *W) {
   adoptNativeStack(W);
   // The native stack of a pool thread only waits for shutdown; all work
   // runs on fibers, which may migrate between threads.
-  switch_to(take_scheduler_stack(W), PendingAction::None);
+  switch_to(take_first_stack(W), PendingAction::None);
   while (Stack *S = W->free_stacks) {
     W->free_stacks = S->next_free;
     destroy_stack(S);
@@ -114,6 +116,8 @@ void shutdownPool() {
 Worker *startPool() {
   fences_init();
   unsigned Count = nworkers_setting().fix();
+  // Before any thread that could steal exists; their start orders it.
+  start_stack_budget(Count);
   Worker *Caller = claimSlot(/*External=*/true);
   PoolThreads = new std::vector<std::thread>();
   for (unsigned I = 1; I < Count; ++I) {
@@ -167,7 +171,7 @@ bool shutting_down() { return ShutdownFlag.load(std::memory_order_acquire); }
 void wake_one_if_sleeping() {
   // Relaxed is enough: a sleeper that this load misses has, by the
   // asymmetric fence in idle_sleep(), seen the push that preceded it.
-  if (Sleepers.load(std::memory_order_relaxed) == 0)
+  if ((PushHooks.load(std::memory_order_relaxed) & detail::SleeperMask) == 0)
     return;
   WakeEpoch.fetch_add(1, std::memory_order_release);
   futex(&WakeEpoch, FUTEX_WAKE_PRIVATE, 1, nullptr);
@@ -180,9 +184,9 @@ void wake_all() {
 
 void idle_sleep(Worker *W) {
   std::uint32_t Epoch = WakeEpoch.load(std::memory_order_acquire);
-  Sleepers.fetch_add(1, std::memory_order_seq_cst);
-  // Dekker with the producer's `store bottom; load Sleepers`: after this
-  // fence either the producer sees Sleepers > 0 and wakes us, or we see its
+  PushHooks.fetch_add(1, std::memory_order_seq_cst);
+  // Dekker with the producer's `store bottom; load PushHooks`: after this
+  // fence either the producer sees a sleeper and wakes us, or we see its
   // push in workVisible(). The timeout only bounds the cost of a wake-up
   // lost where the fence is a plain one (symmetric mode).
   heavy_fence();
@@ -191,7 +195,7 @@ void idle_sleep(Worker *W) {
     timespec Timeout{0, 5 * 1000 * 1000};
     futex(&WakeEpoch, FUTEX_WAIT_PRIVATE, Epoch, &Timeout);
   }
-  Sleepers.fetch_sub(1, std::memory_order_relaxed);
+  PushHooks.fetch_sub(1, std::memory_order_relaxed);
 }
 
 } // namespace weft

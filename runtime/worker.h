@@ -33,6 +33,8 @@ struct alignas(64) Worker {
   Stack *current_stack = nullptr;
   Stack *native_stack = nullptr;
   Stack *free_stacks = nullptr;  // idle scheduler fibers, ready for reuse
+  unsigned free_count = 0;       // how many; at most kFreeStacksKept
+  bool stack_credit = false;     // may steal (stack_budget.h)
   Frame *ready_frame = nullptr;  // resume next: its sync is now satisfied
   Stack *ready_stack = nullptr;  // switch to next: its frame completed
   PendingAction pending = PendingAction::None;
@@ -55,18 +57,22 @@ namespace detail {
 /// keeps every read after a call that may have moved the stack to another
 /// thread; the runtime itself goes through current_worker().
 extern __thread Worker *ThreadWorker;
-/// Idle workers about to sleep (worker.cpp, idle_sleep()).
-extern std::atomic<unsigned> Sleepers;
+/// Why a push must call __weft_after_push(), in one word so that the
+/// inlined push tests it with one load: the number of idle workers about
+/// to sleep (worker.cpp, idle_sleep()), plus StressBit in stress mode.
+extern std::atomic<unsigned> PushHooks;
+inline constexpr unsigned StressBit = 1u << 31;
+inline constexpr unsigned SleeperMask = StressBit - 1;
 /// WEFT_STRESS=1: give thieves a window after each push (abi.cpp).
 extern bool StressMode;
 } // namespace detail
 
 /// True when a push must also run __weft_after_push(): a worker sleeps, or
 /// stress mode is on. Relaxed: a sleeper this load misses has seen the
-/// push, by the asymmetric fence in idle_sleep().
+/// push, by the asymmetric fence in idle_sleep(); the stress bit is set
+/// before main.
 inline bool push_needs_hooks() {
-  return detail::Sleepers.load(std::memory_order_relaxed) != 0 ||
-         detail::StressMode;
+  return detail::PushHooks.load(std::memory_order_relaxed) != 0;
 }
 
 /// The worker of the calling thread, or null if it never entered Weft.

@@ -46,3 +46,32 @@ long weft_test_loop_spawns(long n) {
     total += results[i];
   return total;
 }
+
+__attribute__((noinline)) static long leaf(long n) { return n % 7; }
+
+// A chain of ordinary calls that spawns a leaf at each level: the first
+// steal of each level parks the stack below it until the chain unwinds.
+long weft_test_leaf_chain(long n) {
+  if (n == 0)
+    return 0;
+  long a = cilk_spawn leaf(n);
+  long b = weft_test_leaf_chain(n - 1);
+  cilk_sync;
+  return a + b;
+}
+
+// Two leaves and then the next level spawned in a loop: a level stolen
+// while the rest of the chain runs parks only when the chain returns.
+long weft_test_loop_chain(long n) {
+  if (n == 0)
+    return 0;
+  long r[3];
+  for (long i = 0; i < 3; ++i) {
+    if (i == 2)
+      r[i] = cilk_spawn weft_test_loop_chain(n - 1);
+    else
+      r[i] = cilk_spawn leaf(n + i);
+  }
+  cilk_sync;
+  return r[0] + r[1] + r[2];
+}

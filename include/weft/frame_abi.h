@@ -22,15 +22,23 @@ extern "C" {
 #endif
 
 /* Offsets the IR pass relies on. */
-#define WEFT_FRAME_CORO_OFFSET 0
-#define WEFT_FRAME_JOIN_OFFSET 8
-#define WEFT_FRAME_PARK_OFFSET 16
-#define WEFT_FRAME_STEALS_OFFSET 24
-#define WEFT_FRAME_STOLEN_OFFSET 28
-#define WEFT_FRAME_EXCEPTION_OFFSET 32
-#define WEFT_FRAME_VIEWS_OFFSET 40
-#define WEFT_FRAME_SIZE 48
+#define WEFT_FRAME_JOIN_OFFSET 0
+#define WEFT_FRAME_PARK_OFFSET 8
+#define WEFT_FRAME_STEALS_OFFSET 16
+#define WEFT_FRAME_STOLEN_OFFSET 20
+#define WEFT_FRAME_EXCEPTION_OFFSET 24
+#define WEFT_FRAME_VIEWS_OFFSET 32
+#define WEFT_FRAME_SIZE 40
 #define WEFT_FRAME_ALIGN 8
+
+/* Where the frame sits in its coroutine frame. The pass aligns the promise
+ * to WEFT_FRAME_PROMISE_ALIGN, and LLVM's switch-resume lowering puts the
+ * promise right after the resume and destroy pointers, rounded up to its
+ * alignment (what llvm.coro.promise and std::coroutine_handle::from_promise
+ * rely on): 16 bytes after the coroutine handle with 4- or 8-byte pointers.
+ * So the runtime finds the handle from the frame, and no spawn stores it. */
+#define WEFT_FRAME_PROMISE_ALIGN 16
+#define WEFT_FRAME_PROMISE_OFFSET 16
 
 /* Entry points the IR pass calls. Their contracts are documented in
  * runtime/abi.cpp, next to their definitions. */

@@ -30,7 +30,7 @@ long fib(long n) {
 long plain(long n) { return n + 1; }
 
 // MARKS-LABEL: define {{.*}} @_Z3fibl(
-// MARKS: %[[CALLEE:.*]] = call {{.*}}ptr @__weft_spawn_marker(ptr {{.*}}@_Z3fibl, i32 {{.*}}{{[0-9]+}})
+// MARKS: %[[CALLEE:.*]] = call {{.*}}ptr (ptr, i32, ...) @__weft_spawn_marker(ptr {{.*}}@_Z3fibl, i32 {{.*}}{{[0-9]+}})
 // MARKS-NEXT: load
 // MARKS-NEXT: sub
 // MARKS-NEXT: call {{.*}}i64 %[[CALLEE]](

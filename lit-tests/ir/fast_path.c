@@ -7,11 +7,19 @@
 // clone's syncs cost nothing (its stolen checks fold to false, so no call
 // to __weft_sync_slow is left), and a call that returns before its first
 // spawn does not initialise the frame (the stores of the resume pointer
-// and the header come after the leaf test). The out-of-line calls stay for ThreadSanitizer, for other targets and at -O0.
+// and the header come after the leaf test, and the destroy function's
+// address, which nothing reads, is not stored at all). In an executable (PIE here, or
+// position-dependent code) the runtime variables the fast path reads are
+// addressed directly and the thread's worker is a local-exec thread-local;
+// code built for a shared object (-fPIC) keeps the GOT. The out-of-line
+// calls stay for ThreadSanitizer, for other targets and at -O0.
 //
 // RUN: %weftcc -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=FAST %s
 // RUN: %weftcc -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=LEAF %s
 // RUN: %weftcc -O2 -g -c %s -o %t.o
+// RUN: %weftcc -O2 -fPIE -S -emit-llvm %s -o - | FileCheck --check-prefix=EXE %s
+// RUN: %weftcc -O2 -fno-pic -S -emit-llvm %s -o - | FileCheck --check-prefix=EXE %s
+// RUN: %weftcc -O2 -fPIC -S -emit-llvm %s -o - | FileCheck --check-prefix=DSO %s
 // RUN: %weftcc -O2 -fsanitize=thread -S -emit-llvm %s -o - | FileCheck --check-prefix=CALLS %s
 // RUN: %weftcc --target=i686-linux-gnu -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=CALLS %s
 // RUN: %weftcc -O0 -S -emit-llvm %s -o - | FileCheck --check-prefix=CALLS %s
@@ -37,6 +45,12 @@ long fib(long n) {
 // FAST-NOT: call {{.*}} @__weft_pop_inline(
 // FAST-NOT: define {{.*}} @__weft_push_inline(
 
+// EXE-DAG: @_ZN4weft6detail12ThreadWorkerE = external dso_local thread_local(localexec)
+// EXE-DAG: @_ZN4weft6detail9PushHooksE = external dso_local
+// DSO-NOT: dso_local thread_local
+// DSO: @_ZN4weft6detail12ThreadWorkerE = external thread_local{{ }}
+// DSO-NOT: @_ZN4weft6detail9PushHooksE = external dso_local
+
 // CALLS-LABEL: define {{.*}} @fib(
 // CALLS: call void @__weft_push(
 // CALLS: call {{.*}}i1 @__weft_pop()
@@ -46,6 +60,7 @@ long fib(long n) {
 // LEAF: icmp slt i64 %0, 2
 // LEAF-NEXT: br i1
 // LEAF: store ptr @fib.resume
+// LEAF-NOT: @fib.destroy
 // LEAF-NOT: call {{.*}}@__weft_sync_slow
 // LEAF-NOT: call {{.*}}@__weft_is_stolen
 // LEAF-LABEL: define internal {{.*}} @fib.resume(

@@ -13,29 +13,26 @@
 // RUN: %t.serial 50000 50000 50000 > %t.serial.out
 // RUN: diff %t.serial0.out %t.serial.out
 // RUN: %weftcxx -O2 %s -o %t.o2
-// RUN: %run-check %t.o2 %t.serial 50000 30000 10000
+// RUN: %run-check %t.o2 %t.serial 50000 30000 30000
 // RUN: %weftcxx -O0 %s -o %t.o0
 // RUN: %run-check %t.o0 %t.serial 20000 10000 10000
 // RUN: %weftcxx -O1 -fsanitize=address %s -o %t.asan
 // RUN: %run-check %t.asan %t.serial 20000 16000 10000
 //
 // TODO(bug): the depths above are what Weft survives; at 50000 it fails
-// where the serial elision does not:
-// (1) Stack use. Weft needs 2.5-7x the serial elision's stack per level (a
-//     fast clone carries its coroutine frame in its stack frame), and these
-//     overflow 8 MiB with a SIGSEGV at WEFT_NWORKERS=1:
-//       bytes/level  chain  loop  (serial -O2: 13 / 48, serial -O0: 48 / 80)
-//       weft -O2       128   193  -> loop_chain(50000) overflows
-//       weft -O0       320   568  -> both overflow at 50000
-//       weft ASan      257   320  -> both overflow at 50000
-// (2) Fiber stacks. With the recursive spawn last in the loop, every steal
-//     of a level's continuation parks the victim's stack until the chain
-//     unwinds, so stacks grow with the depth, not with P: WEFT_STATS shows
-//     stacks=27601 for depth 30000 at P=2 under stress, and at depth 50000
-//     (-O2, P=2, stress) it aborts: "weft: cannot map a 8392704-byte fiber
-//     stack" (vm.max_map_count). The same happens for ordinary recursion
-//     that spawns a leaf per level (long a = cilk_spawn leaf(n);
-//     long b = chain(n - 1); cilk_sync;).
+// where the serial elision does not. Stack use: Weft needs 2.5-7x the
+// serial elision's stack per level (a fast clone carries its coroutine
+// frame in its stack frame), and these overflow 8 MiB with a SIGSEGV at
+// WEFT_NWORKERS=1 (known-bugs/stack_per_level.cpp):
+//     bytes/level  chain  loop  (serial -O2: 13 / 48, serial -O0: 48 / 80)
+//     weft -O2       128   193  -> loop_chain(50000) overflows
+//     weft -O0       320   568  -> both overflow at 50000
+//     weft ASan      257   320  -> both overflow at 50000
+// The number of fiber stacks no longer limits the depth: with the
+// recursive spawn last in the loop, each level stolen parks the stack below
+// it until the chain unwinds, which once took 27601 stacks at depth 30000
+// (P=2, stress) and aborted at 50000 ("cannot map"); the bound on stacks
+// (WEFT_MAX_STACKS; fiber_stacks_*.cpp) now makes thieves wait instead.
 #include <cilk/cilk.h>
 
 #include <cstdio>

@@ -1,5 +1,5 @@
 // Verify weft::parallel_for (<weft/parallel_for.h>): integer, unsigned,
-// pointer and iterator ranges, empty and reversed ranges, an explicit grain,
+// pointer and iterator ranges (also a deque's, a class passed by value), empty and reversed ranges, an explicit grain,
 // a body that spawns, and an exception from the body surfacing at the call;
 // the range form over a vector, a C array, a deque, a const string, a
 // temporary and an empty range, with a grain.
@@ -61,6 +61,9 @@ int main() {
   weft::parallel_for(arr, [&arr](long &x) { x = &x - arr; }, 8);
   std::deque<int> d(5000, 2);
   weft::parallel_for(d, [](int &x) { x *= 5; });
+  // Deque iterators are passed by value through a temporary of each spawn.
+  weft::parallel_for(d.begin(), d.end(),
+                     [](std::deque<int>::iterator it) { *it += 3; }, 16);
   const std::string text(999, 'q');
   std::atomic<long> qs{0};
   weft::parallel_for(text, [&](const char &c) { qs += c == 'q'; });

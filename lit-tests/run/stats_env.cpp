@@ -1,6 +1,7 @@
 // Verify the runtime's settings and statistics: WEFT_STATS=1 prints one
 // weft-stats line with the worker count and steal counters (steals happen at
-// P=2 under forced steals), bad values exit with status 2 and one clear line,
+// P=2 under forced steals) and the bound on fiber stacks (WEFT_MAX_STACKS, by
+// default 16 per worker), bad values exit with status 2 and one clear line,
 // and the process shuts down cleanly with no leak report under LeakSanitizer.
 // RUN: %weftcxx -O2 %s -o %t
 // RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %t 2>&1 | FileCheck --check-prefix=STATS %s
@@ -18,6 +19,15 @@
 // BADX: weft: invalid WEFT_STRESS='2': expected 0 or 1
 // RUN: env WEFT_FENCES=fast sh -c '%t; test $? -eq 2' 2>&1 | FileCheck --check-prefix=BADF %s
 // BADF: weft: invalid WEFT_FENCES='fast': expected auto, symmetric or asymmetric
+// RUN: env WEFT_MAX_STACKS=0 sh -c '%t; test $? -eq 2' 2>&1 | FileCheck --check-prefix=BADM %s
+// BADM: weft: invalid WEFT_MAX_STACKS='0': expected a stack count from 1 to 1048576
+// RUN: env WEFT_MAX_STACKS=many sh -c '%t; test $? -eq 2' 2>&1 | FileCheck --check-prefix=BADM2 %s
+// BADM2: weft: invalid WEFT_MAX_STACKS='many'
+// RUN: env WEFT_NWORKERS=2 WEFT_STATS=1 WEFT_MAX_STACKS=5 %t 2>&1 | FileCheck --check-prefix=MAXS %s
+// MAXS: fib(22) = 17711
+// MAXS: weft-stats: workers=2 {{.*}} max_stacks=5 peak_mapped={{[0-9]+}} throttled={{[0-9]+}}{{$}}
+// RUN: env WEFT_NWORKERS=2 WEFT_STATS=1 %t 2>&1 | FileCheck --check-prefix=DEFS %s
+// DEFS: weft-stats: workers=2 {{.*}} max_stacks=32 peak_mapped={{[0-9]+}} throttled=0{{$}}
 // RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 WEFT_FENCES=symmetric %t 2>&1 | FileCheck --check-prefix=SYM %s
 // SYM: fib(22) = 17711
 // SYM: weft-stats: workers=2 {{.*}} fences=symmetric
