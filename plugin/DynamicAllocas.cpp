@@ -37,20 +37,42 @@
 // every escaped alloca of a loop that contains a suspend into the shared
 // frame, so in a spawning loop the thief's next iteration would build its
 // temporary where the child is still reading the last one. Such an alloca
-// is hidden the same way, its marker placed at its lifetime start:
+// becomes each activation's own: every use of it is given the address by
+// a marker call of its own, just before the use, naming the temporary by
+// an id:
 //
-//   %t = alloca %T  (entry)         ==>  %t = call ptr @__weft_statement_alloca(
-//   lifetime.start(%t)                         i64 size, i64 align)
-//                                        lifetime.start(%t)
+//   %t = alloca %T  (entry)         ==>  %t1 = call ptr @__weft_statement_alloca(
+//   lifetime.start(%t)                         i64 size, i64 align, i64 id)
+//   call @T(%t) ...                      lifetime.start(%t1)
+//                                        %t2 = call ptr @__weft_statement_alloca(
+//                                              i64 size, i64 align, i64 id)
+//                                        call @T(%t2) ...
 //
-// and after the split it becomes a static alloca of whichever function
-// holds it: each activation of the ramp or the slow clone has its own.
+// and after the split the calls with one id become one static alloca of
+// whichever function holds them: each activation of the ramp or the slow
+// clone has its own.
+//
+// One marker per use, because an address held in a value would itself go
+// through the frame: the spawned call comes after the steal point's
+// coro.save, which coro-split treats as a suspend, so it spills the address
+// to the frame and reloads it after the push. A victim reloading it after
+// its child returns (the window's destructors, or the cleanups on a stolen
+// child's unwind path, SpawnExceptions.cpp) would read the address that the
+// thief's next iteration stored there, and destroy that iteration's
+// temporary. A temporary is never live across a suspend (its lifetime ends
+// before its steal point's, and a landing pad destroys it before it waits,
+// LandingPadSyncs.cpp), so the activation that uses it is the one that
+// built it. Inlined, a ramp would bring its markers into another function,
+// where two live instances of one temporary (a recursive call in the
+// statement's own arguments) would share one alloca; so, as with dynamic
+// allocas, a function with statement temporaries is noinline.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LowerSpawns.h"
 #include "SpawnLowering.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
@@ -58,6 +80,8 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+
+#include <algorithm>
 
 #define DEBUG_TYPE "weft-lower-spawns"
 
@@ -166,50 +190,82 @@ static IntrinsicInst *soleLifetimeStart(AllocaInst *AI, DominatorTree &DT) {
   return Start;
 }
 
+/// A fresh id for a statement temporary: one more than any in the module.
+static uint64_t nextTemporaryId(Function *Marker) {
+  uint64_t Next = 0;
+  for (User *U : Marker->users())
+    if (auto *Id = dyn_cast<ConstantInt>(cast<CallInst>(U)->getArgOperand(2)))
+      Next = std::max(Next, Id->getZExtValue() + 1);
+  return Next;
+}
+
 void SpawnLowering::privatizeStatementTemporaries() {
   if (StatementTemporaries.empty())
     return;
   Module &M = *F.getParent();
-  Type *I64 = Type::getInt64Ty(M.getContext());
-  // Not readnone: LICM must not hoist it out of the loop.
+  LLVMContext &C = M.getContext();
+  Type *I64 = Type::getInt64Ty(C);
+  // Not readnone: LICM must not hoist it out of the loop, and no two calls
+  // may be merged. Not noalias either: the calls for one temporary return
+  // the same memory.
   Function *Marker = declareMarker(
       M, StatementAllocaName,
-      FunctionType::get(PointerType::getUnqual(M.getContext()), {I64, I64},
-                        false));
-  Marker->addRetAttr(Attribute::NoAlias);
+      FunctionType::get(PointerType::getUnqual(C), {I64, I64, I64}, false));
+  Marker->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
   const DataLayout &DL = M.getDataLayout();
   DominatorTree DT(F);
+  bool Privatized = false;
   for (AllocaInst *AI : StatementTemporaries) {
     IntrinsicInst *Start = soleLifetimeStart(AI, DT);
     if (!Start)
       continue; // stays in the frame, as any other alloca
-    IRBuilder<> B(Start);
-    Value *Size = B.getInt64(*AI->getAllocationSize(DL));
-    CallInst *Private =
-        B.CreateCall(Marker, {Size, B.getInt64(AI->getAlign().value())});
-    Private->takeName(AI);
-    AI->replaceAllUsesWith(Private);
+    Value *Args[] = {ConstantInt::get(I64, *AI->getAllocationSize(DL)),
+                     ConstantInt::get(I64, AI->getAlign().value()),
+                     ConstantInt::get(I64, nextTemporaryId(Marker))};
+    // Each use its own call, just before it (a phi's at the end of its
+    // incoming block), so that no address reaches a use through the frame.
+    while (!AI->use_empty()) {
+      Use &U = *AI->use_begin();
+      auto *User = cast<Instruction>(U.getUser());
+      Instruction *Before = User;
+      if (auto *Phi = dyn_cast<PHINode>(User))
+        Before = Phi->getIncomingBlock(U)->getTerminator();
+      U.set(CallInst::Create(Marker, Args, "", Before->getIterator()));
+    }
+    // The alloca that the calls become takes the name from here.
+    Start->getArgOperand(1)->takeName(AI);
     AI->eraseFromParent();
     ++NumStatementTemporaries;
+    Privatized = true;
+  }
+  if (Privatized) {
+    F.addFnAttr(Attribute::NoInline);
+    F.removeFnAttr(Attribute::AlwaysInline);
   }
 }
 
 /// Each statement temporary becomes a static alloca of the function that
-/// holds its marker after the split (and after any inlining).
+/// holds its markers after the split: one per id.
 static bool placeStatementTemporaries(Module &M) {
   Function *Marker = M.getFunction(StatementAllocaName);
   if (!Marker)
     return false;
+  DenseMap<std::pair<Function *, uint64_t>, AllocaInst *> Placed;
   while (!Marker->use_empty()) {
     auto *CI = cast<CallInst>(Marker->user_back());
-    BasicBlock &Entry = CI->getFunction()->getEntryBlock();
-    IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-    auto Bytes = cast<ConstantInt>(CI->getArgOperand(0))->getZExtValue();
-    AllocaInst *AI =
-        B.CreateAlloca(ArrayType::get(B.getInt8Ty(), Bytes), nullptr);
-    AI->setAlignment(
-        Align(cast<ConstantInt>(CI->getArgOperand(1))->getZExtValue()));
-    AI->takeName(CI);
+    Function *Holder = CI->getFunction();
+    uint64_t Id = cast<ConstantInt>(CI->getArgOperand(2))->getZExtValue();
+    AllocaInst *&AI = Placed[{Holder, Id}];
+    if (!AI) {
+      BasicBlock &Entry = Holder->getEntryBlock();
+      IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+      auto Bytes = cast<ConstantInt>(CI->getArgOperand(0))->getZExtValue();
+      AI = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), Bytes));
+      AI->setAlignment(
+          Align(cast<ConstantInt>(CI->getArgOperand(1))->getZExtValue()));
+    }
+    if (CI->hasName())
+      AI->takeName(CI);
     CI->replaceAllUsesWith(AI);
     CI->eraseFromParent();
   }

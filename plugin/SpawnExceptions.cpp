@@ -35,21 +35,28 @@
 //    implicit sync (its children finish first) and completes; the parked
 //    fast clone, resumed, rethrows it to its caller (rethrowAfterPark).
 //
-// 4. The continuation throws while stolen children still run. Its cleanups
-//    and handlers (destructors of locals the children may use) must wait
-//    for them, as in the serial elision, where every child finished before
-//    the throw; OpenCilk syncs there too. So each of the function's own
-//    landing pads first checks, in the slow clone, whether children are
-//    outstanding; if so it takes the exception out of flight
-//    (__weft_hold: the sync may resume on another thread, and the C++
-//    runtime counts exceptions in flight per thread), syncs, and rethrows
-//    it into the same landing pad, which now finds nothing outstanding:
+// 4. The continuation throws, or a child throws with its frame owned, while
+//    stolen children still run. Its cleanups and handlers (destructors of
+//    locals the children may use) must wait for them, as in the serial
+//    elision, where every child finished before the throw; OpenCilk syncs
+//    there too. So each of the function's own landing pads first destroys
+//    the temporaries of the statement that threw (they are that statement's:
+//    no outstanding child can use them, and in a slow clone they live on
+//    the stack that a suspended wait leaves), then checks, in the slow
+//    clone, whether children are outstanding; if so it takes the exception
+//    out of flight (__weft_hold: the sync may resume on another thread, and
+//    the C++ runtime counts exceptions in flight per thread), syncs, and
+//    rethrows it into a landing pad with the same clauses, which goes on
+//    with the cleanups that follow (LandingPadSyncs.cpp says where the wait
+//    goes and why):
 //
-//      pad:   %lp = landingpad ...
-//             br (stolen && steals != 0), %weft.lp.sync, %cleanups
-//      weft.lp.sync:  %held = __weft_hold(%exn); sync (may suspend)
-//      weft.lp.again: invoke __weft_rethrow_after_sync(%frame, %held)
-//                         unwind %pad
+//      pad:   %lp = landingpad ...; slot stores; ~temporaries
+//             br (stolen && steals != 0), %weft.lp.sync, %weft.lp.cleanups
+//      weft.lp.sync:   %held = __weft_hold(%exn); sync (may suspend)
+//      weft.lp.again:  invoke __weft_rethrow_after_sync(%frame, %held)
+//                          unwind %weft.lp.resync
+//      weft.lp.resync: %lp2 = landingpad ...; slot stores
+//                      br %weft.lp.cleanups
 //
 //    If a child threw too, its exception replaces the continuation's, as
 //    in OpenCilk: serially it came first. (OpenCilk syncs only at the end
@@ -178,51 +185,15 @@ void SpawnLowering::prepareUnwinding() {
     changeToInvokeAndSplitBasicBlock(CI, CatchAllPad);
 }
 
-/// Path 4: a landing pad of the function's own waits for outstanding
-/// children before its cleanups run.
-void SpawnLowering::syncBeforeCleanups(LandingPadInst *LP) {
-  LLVMContext &C = F.getContext();
-  BasicBlock *Pad = LP->getParent();
-  BasicBlock *Cleanups =
-      Pad->splitBasicBlock(LP->getNextNode(), "weft.lp.cleanups");
-  Pad->getTerminator()->eraseFromParent();
-  BasicBlock *Wait = BasicBlock::Create(C, "weft.lp.sync", &F, Cleanups);
-  BasicBlock *Suspend = BasicBlock::Create(C, "weft.lp.wait", &F, Cleanups);
-  BasicBlock *Again = BasicBlock::Create(C, "weft.lp.again", &F, Cleanups);
-
-  // Only a slow clone has children of its own outstanding (steals since
-  // its last sync); the frame's owner reads its own fields.
-  IRBuilder<> B(Pad);
-  Value *Steals = B.CreateLoad(
-      B.getInt32Ty(), frameField(B, WEFT_FRAME_STEALS_OFFSET, "steals.addr"),
-      "steals");
-  Value *Outstanding = B.CreateAnd(loadStolen(B), B.CreateIsNotNull(Steals));
-  B.CreateCondBr(Outstanding, Wait, Cleanups);
-
-  B.SetInsertPoint(Wait);
-  Value *Held = B.CreateCall(RT.Hold, {B.CreateExtractValue(LP, 0)}, "weft.held");
-  Value *Save = B.CreateCall(RT.CoroSave, {Handle}, "weft.save");
-  Value *MustWait = B.CreateCall(RT.SyncSlow, {Frame}, "weft.wait");
-  B.CreateCondBr(MustWait, Suspend, Again);
-  addSuspend(Suspend, Save, Again);
-
-  // Back into this landing pad, with a child's exception if one came, else
-  // the same one; its phis keep the values they had on the way in.
-  B.SetInsertPoint(Again);
-  BasicBlock *Never = BasicBlock::Create(C, "weft.unreachable", &F);
-  B.CreateInvoke(RT.RethrowAfterSync, Never, Pad, {Frame, Held});
-  IRBuilder<>(Never).CreateUnreachable();
-  for (PHINode &Phi : Pad->phis())
-    Phi.addIncoming(&Phi, Again);
-}
-
 /// Detached copies of the cleanups in a spawn's window: its temporaries'
 /// destructors and lifetime ends, which the window runs after a normal
 /// return. When the child throws and the continuation was stolen, they must
 /// run on the way to the steal point instead: the original landing pad,
 /// which would run them, belongs to the continuation now. (Their lifetime
 /// ends also tell coro-split that the temporaries stay out of the shared
-/// frame; see staysInParent in SpawnHelper.cpp.)
+/// frame; see staysInParent in SpawnHelper.cpp. Each use of a temporary
+/// computes its address anew, DynamicAllocas.cpp: read from the frame after
+/// the child, it would be the thief's next iteration's.)
 SmallVector<Instruction *, 4>
 SpawnLowering::copyCleanups(ArrayRef<Instruction *> Window) {
   SmallPtrSet<Instruction *, 8> Inside(Window.begin(), Window.end());

@@ -21,12 +21,12 @@
 //
 // A window whose operands are all stable (allocas, arguments, constants) has
 // nothing to reload wrongly and stays inline: fib's result slot is an alloca.
-// In a loop, a statement temporary is not stable either, although it is an
-// alloca here: it becomes a value, each clone's own alloca
-// (DynamicAllocas.cpp), which coro-split may keep in the frame as well (it
-// does at -O0, where its liveness is conservative). A window that reloaded
-// it after the child returns would destroy the temporary of the thief's
-// next iteration.
+// In a loop, a window that uses a statement temporary is outlined too,
+// although the temporary is an alloca here: it becomes each clone's own
+// alloca (DynamicAllocas.cpp). Reloaded from the frame after the child
+// returns, its address would be the thief's next iteration's; each use now
+// computes it anew, so this is a second guard, and the helper receives the
+// address before the push like any other operand.
 //
 //===----------------------------------------------------------------------===//
 

@@ -664,16 +664,17 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
   for (WeakTrackingVH &Spawn : Spawns)
     SpawnSet.insert(cast<CallBase>(Spawn));
 
+  // Before anything adds the exit's returns.
   SmallVector<ReturnInst *, 4> Returns;
   for (BasicBlock &BB : F)
     if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
       Returns.push_back(R);
-  // After the returns are known: these syncs' suspends add the exit's.
-  for (LandingPadInst *Pad : OwnPads)
-    syncBeforeCleanups(Pad);
 
   for (WeakTrackingVH &Spawn : Spawns)
     lowerSpawn(cast<CallBase>(Spawn));
+  // Once the spawns' windows have told which allocas are statement
+  // temporaries: the landing pads wait after destroying them.
+  syncLandingPads();
   for (WeakTrackingVH &SyncVH : Syncs) {
     ++NumSyncs;
     auto *Sync = cast<CallBase>(SyncVH);

@@ -4,7 +4,8 @@
 // spawning function to a SpawnLowering, which rewrites it into a pre-split
 // coroutine: SpawnLowering.cpp for the frame, spawns, syncs and returns,
 // SpawnHelper.cpp for outlined spawn windows, SpawnExceptions.cpp for
-// exceptions. LowerSpawns.cpp explains the strategy.
+// exceptions, LandingPadSyncs.cpp for the landing pads' waits for
+// children. LowerSpawns.cpp explains the strategy.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_PLUGIN_SPAWNLOWERING_H
@@ -125,13 +126,29 @@ private:
   copyCleanups(llvm::ArrayRef<llvm::Instruction *> Window);
   void lowerSpawnUnwind(llvm::InvokeInst *Spawn, llvm::BasicBlock *Stolen,
                         llvm::ArrayRef<llvm::Instruction *> Cleanups);
-  void syncBeforeCleanups(llvm::LandingPadInst *Pad);
   void emitRethrow(llvm::IRBuilder<> &B, llvm::BasicBlock *UnwindTo,
                    llvm::BasicBlock *Like);
   llvm::BasicBlock *emitPendingCheck(llvm::BasicBlock *Done,
                                      llvm::BasicBlock *UnwindTo);
   void rethrowAfterPark(llvm::IRBuilder<> &B);
   llvm::Value *hasPendingException(llvm::IRBuilder<> &B);
+
+  // LandingPadSyncs.cpp
+  void syncLandingPads();
+  llvm::LandingPadInst *
+  waitBeforeCleanups(llvm::Instruction *At,
+                     llvm::ArrayRef<llvm::LandingPadInst *> Pads,
+                     const llvm::SmallPtrSetImpl<llvm::Instruction *> &BeforeWait);
+  llvm::LandingPadInst *reentryPad(llvm::IRBuilder<> &B,
+                                   llvm::ArrayRef<llvm::LandingPadInst *> Pads);
+  void replaySlotStores(llvm::IRBuilder<> &B,
+                        llvm::ArrayRef<llvm::LandingPadInst *> Pads,
+                        llvm::LandingPadInst *LP,
+                        const llvm::SmallPtrSetImpl<llvm::Instruction *> &BeforeWait);
+  void repairPadValues(
+      llvm::ArrayRef<std::pair<llvm::LandingPadInst *, llvm::LandingPadInst *>>
+          Reentries,
+      const llvm::SmallPtrSetImpl<llvm::Instruction *> &BeforeWait);
 
   llvm::Function &F;
   RuntimeDecls &RT;
@@ -156,6 +173,7 @@ private:
   llvm::PHINode *HandlerExn = nullptr;
   llvm::ReturnInst *EscapeReturn = nullptr; // ends the slow clone's escape
   llvm::SmallVector<llvm::LandingPadInst *, 8> OwnPads; // F's own, not ours
+  llvm::AllocaInst *ExnSlot = nullptr; // each own pad's exception (path 4)
 };
 
 } // namespace weft

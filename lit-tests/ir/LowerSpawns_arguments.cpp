@@ -6,8 +6,10 @@
 // temporary Clang emits without lifetime markers, gets a lifetime start
 // before its constructor and an end after its destructor in the window. In
 // a loop the destructor of such a temporary runs in a spawn helper that
-// receives the temporary from the parent before the push. After the split
-// every statement temporary is an alloca of the clone that uses it.
+// receives the temporary from the parent before the push. Each use of a
+// statement temporary gets its address from a marker call of its own, which
+// names the temporary by an id; after the split every statement temporary
+// is one alloca of the clone that uses it.
 //
 // RUN: %clangxx -fplugin=%plugin -O1 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.ll
 // RUN: %opt-weft -passes=weft-lower-spawns -S %t.ll | FileCheck %s
@@ -34,26 +36,32 @@ void by_value_class(long *out) {
 }
 
 // CHECK-LABEL: define {{.*}} @_Z5byvalPl(
-// CHECK: %[[COPY:.*]] = call ptr @__weft_statement_alloca(i64 24, i64 8)
+// CHECK: %[[COPY:.*]] = call ptr @__weft_statement_alloca(i64 24, i64 8, i64 [[ID:[0-9]+]])
 // CHECK-NEXT: call void @llvm.lifetime.start.p0(i64 24, ptr %[[COPY]])
+// CHECK-NEXT: %[[COPY:.*]] = call ptr @__weft_statement_alloca(i64 24, i64 8, i64 [[ID]])
 // CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 8 %[[COPY]], ptr align 8 %{{.*}}, i64 24, i1 true)
 // CHECK-NEXT: call token @llvm.coro.save(
 // CHECK-NEXT: call void @__weft_push(
+// CHECK-NEXT: %[[COPY:.*]] = call ptr @__weft_statement_alloca(i64 24, i64 8, i64 [[ID]])
 // CHECK-NEXT: invoke void @_Z8take_bigPl3Big(ptr {{.*}}, ptr noundef byval(%struct.Big) align 8 %[[COPY]])
 // CHECK-NEXT: to label %[[NEXT:.*]] unwind
 // CHECK: [[NEXT]]:
+// CHECK-NEXT: %[[COPY:.*]] = call ptr @__weft_statement_alloca(i64 24, i64 8, i64 [[ID]])
 // CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 24, ptr %[[COPY]])
 // CHECK-NEXT: call i1 @__weft_pop()
 
 // CHECK-LABEL: define {{.*}} @_Z14by_value_classPl(
-// CHECK: %[[STR:.*]] = call ptr @__weft_statement_alloca(i64 32, i64 8)
+// CHECK: %[[STR:.*]] = call ptr @__weft_statement_alloca(i64 32, i64 8, i64 [[ID:[0-9]+]])
 // CHECK-NEXT: call void @llvm.lifetime.start.p0(i64 32, ptr %[[STR]])
+// CHECK: %[[STR:.*]] = call ptr @__weft_statement_alloca(i64 32, i64 8, i64 [[ID]])
 // CHECK-NEXT: invoke void @_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEC2IS3_EEmcRKS3_(ptr {{.*}}%[[STR]],
 // CHECK: call void @__weft_push(
+// CHECK: %[[STR:.*]] = call ptr @__weft_statement_alloca(i64 32, i64 8, i64 [[ID]])
 // CHECK-NEXT: invoke void @_Z14by_value_classPl.weft.spawn(ptr %{{.*}}, ptr %[[STR]],
 // CHECK-NEXT: to label %[[NEXT:.*]] unwind
 // CHECK: [[NEXT]]:
-// CHECK: call void @llvm.lifetime.end.p0(i64 32, ptr %[[STR]])
+// CHECK: %[[STR:.*]] = call ptr @__weft_statement_alloca(i64 32, i64 8, i64 [[ID]])
+// CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 32, ptr %[[STR]])
 // CHECK-NEXT: call i1 @__weft_pop()
 
 // CHECK-LABEL: define internal void @_Z14by_value_classPl.weft.spawn(
