@@ -57,6 +57,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -224,6 +225,92 @@ bool SpawnLowering::stealPointBetween(Instruction *Start, CallBase *Call) const 
     if (Scan(&BB->front(), nullptr))
       return true;
     append_range(Work, predecessors(BB));
+  }
+  return false;
+}
+
+/// Whether the statement goes on past \p WindowEnd to destroy an object
+/// the spawned call was given: the window stops at the first block
+/// boundary, so cleanups in later blocks (the array behind a
+/// std::initializer_list argument, destroyed in a loop; a class argument
+/// that a conditional expression built, destroyed behind Clang's cleanup
+/// flags) would run in the continuation, where a thief runs them while the
+/// child still reads the objects. The walk follows the normal paths from
+/// the window's end to the statement's end marker (or a steal point) and
+/// looks for a call that takes one of those objects.
+bool SpawnLowering::temporariesOutliveWindow(CallBase *Call,
+                                             Instruction *WindowEnd) const {
+  // The objects the call is given: an alloca it gets the address of, or
+  // one whose address it loads from an alloca it gets the contents of (the
+  // array behind an initializer_list passed in registers).
+  SmallPtrSet<const Value *, 4> Objects;
+  auto AddObject = [&](const Value *Ptr) {
+    if (auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr)))
+      Objects.insert(AI);
+  };
+  for (Value *Arg : Call->args()) {
+    if (!Arg->getType()->isPointerTy())
+      continue;
+    AddObject(Arg);
+    auto *Load = dyn_cast<LoadInst>(Arg);
+    auto *Holder = Load ? dyn_cast<AllocaInst>(
+                              getUnderlyingObject(Load->getPointerOperand()))
+                        : nullptr;
+    if (!Holder)
+      continue;
+    for (const User *U : Holder->users())
+      if (auto *SI = dyn_cast<StoreInst>(U))
+        if (SI->getValueOperand()->getType()->isPointerTy())
+          AddObject(SI->getValueOperand());
+    for (const User *U : Holder->users())
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(U))
+        for (const User *V : GEP->users())
+          if (auto *SI = dyn_cast<StoreInst>(V);
+              SI && SI->getPointerOperand() == GEP &&
+              SI->getValueOperand()->getType()->isPointerTy())
+            AddObject(SI->getValueOperand());
+  }
+  if (Objects.empty())
+    return false;
+  // A destructor (any call but an intrinsic) or the end of the lifetime.
+  auto TakesObject = [&](const Instruction &I) {
+    const auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB || (isa<IntrinsicInst>(CB) && !I.isLifetimeStartOrEnd()))
+      return false;
+    return any_of(CB->args(), [&](const Value *Arg) {
+      return Arg->getType()->isPointerTy() &&
+             Objects.count(getUnderlyingObject(Arg));
+    });
+  };
+  auto EndsStatement = [&](const Instruction &I) {
+    const auto *CB = dyn_cast<CallBase>(&I);
+    const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+    return isStealPoint(I) ||
+           (Callee && Callee->getName() == SpawnEndMarkerName);
+  };
+  SmallVector<Instruction *, 8> Work = {WindowEnd->getNextNode()};
+  if (auto *Invoke = dyn_cast<InvokeInst>(WindowEnd))
+    Work = {&Invoke->getNormalDest()->front()};
+  SmallPtrSet<BasicBlock *, 16> Seen;
+  while (!Work.empty()) {
+    for (Instruction *I = Work.pop_back_val(); I; I = I->getNextNode()) {
+      if (EndsStatement(*I))
+        break;
+      if (TakesObject(*I))
+        return true;
+      if (!I->isTerminator())
+        continue;
+      // Normal paths only: an unwind path is the exception's, which the
+      // landing pads handle (LandingPadSyncs.cpp).
+      if (auto *Invoke = dyn_cast<InvokeInst>(I)) {
+        if (Seen.insert(Invoke->getNormalDest()).second)
+          Work.push_back(&Invoke->getNormalDest()->front());
+        continue;
+      }
+      for (BasicBlock *Next : successors(I))
+        if (!Next->isEHPad() && Seen.insert(Next).second)
+          Work.push_back(&Next->front());
+    }
   }
   return false;
 }

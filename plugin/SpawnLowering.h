@@ -47,6 +47,14 @@ void reportUnsupported(llvm::Function &F, const llvm::Twine &Msg,
 /// normal destination).
 void eraseSyncMarker(llvm::CallBase *Sync);
 
+/// Where the parent continues once a call returns normally: after a call,
+/// or at the start of an invoke's normal destination (SpawnWindow.cpp).
+llvm::Instruction *firstAfterReturn(llvm::CallBase *Call);
+
+/// The error for a spawn whose result is used other than by stores
+/// (SpawnWindow.cpp).
+const char *whyNoWindow(llvm::CallBase *Call, llvm::Instruction *First);
+
 /// A sync point: where it is, and where an exception rethrown there goes
 /// (the sync's own landing pad when it sits in a try block or a scope with
 /// destructors; null means the function's catch-all).
@@ -111,6 +119,8 @@ private:
                      llvm::SmallVectorImpl<llvm::Instruction *> &Window,
                      llvm::Instruction *End);
   bool isStealPoint(const llvm::Instruction &I) const;
+  bool temporariesOutliveWindow(llvm::CallBase *Call,
+                                llvm::Instruction *WindowEnd) const;
   bool stealPointBetween(llvm::Instruction *Start, llvm::CallBase *Call) const;
 
   // DynamicAllocas.cpp
