@@ -22,10 +22,10 @@
 //
 // Peak size. The deque records the most elements it held at once, as its
 // owner saw them when pushing, for WEFT_STATS. Counting at every push would
-// put work on the spawn path, so the owner's private copy of top doubles as
-// a trap: it is kept low enough that try_push() fails exactly when the push
-// would take the deque past its recorded peak, and push_slow() records the
-// new peak. The trap fires once per new peak, plus at most once per steal
+// put work on the spawn path, so the owner's private bound on bottom doubles
+// as a trap: it is kept low enough that try_push() fails exactly when the
+// push would take the deque past its recorded peak, and push_slow() records
+// the new peak. The trap fires once per new peak, plus at most once per steal
 // (a steal moves the real top, which the copy does not follow), never per
 // spawn.
 //
@@ -78,10 +78,10 @@ public:
   /// this much (runtime/fast_path.cpp) and calls push() when it fails.
   bool try_push(T X) {
     std::int64_t B = bottom_.load(std::memory_order_relaxed);
-    // A stale top only makes the ring look fuller (top never decreases),
-    // so the push reads the thieves' cache line only when the ring looks
-    // full, not on every spawn.
-    if (B - top_seen_ >= capacity_)
+    // The limit comes from a stale top, which only makes the ring look
+    // fuller (top never decreases), so the push reads the thieves' cache
+    // line only when the ring looks full, not on every spawn.
+    if (B >= push_limit_)
       return false;
     publish(ring_.load(std::memory_order_relaxed), B, X);
     return true;
@@ -195,9 +195,9 @@ private:
 
   /// Owner only: stores \p X in slot \p B and makes it stealable.
   void publish(Ring *R, std::int64_t B, T X) {
-    // The owner's copy of the capacity (R's own, kept by grow()) saves the
-    // inlined push a dependent load.
-    R->slots[B & (capacity_ - 1)].store(X, std::memory_order_relaxed);
+    // The owner's copy of the index mask (R's own, kept by grow()) saves
+    // the inlined push a dependent load.
+    R->slots[B & mask_].store(X, std::memory_order_relaxed);
     // Release: a thief that sees the new bottom sees the element, and
     // everything the owner wrote before the push (the frame's contents).
     bottom_.store(B + 1, std::memory_order_release);
@@ -214,7 +214,7 @@ private:
     // overwrites lies below the top seen here.
     std::int64_t Top = top_.load(std::memory_order_acquire);
     Ring *R = ring_.load(std::memory_order_relaxed);
-    if (B - Top >= capacity_)
+    if (B - Top > mask_)
       R = grow(R, Top, B);
     publish(R, B, X);
     if (B + 1 - Top > peak_.load(std::memory_order_relaxed))
@@ -223,14 +223,13 @@ private:
     arm_peak_trap(Top);
   }
 
-  /// Owner only: sets the private copy of top from \p Top, a top the owner
-  /// has read with acquire or itself written, lowered by the slots between
-  /// the peak and the capacity. try_push() fails when bottom - top_seen_
-  /// reaches capacity_, that is when the size counted from \p Top reaches
-  /// the peak. Lowering the copy is always safe: it only makes the ring
-  /// look fuller than it is.
+  /// Owner only: sets the private bound on bottom from \p Top, a top the
+  /// owner has read with acquire or itself written: try_push() fails when
+  /// bottom reaches Top + peak, that is when the size counted from \p Top
+  /// reaches the peak (never more than the capacity). A stale Top is always
+  /// safe: it only makes the ring look fuller than it is.
   void arm_peak_trap(std::int64_t Top) {
-    top_seen_ = Top - (capacity_ - peak_.load(std::memory_order_relaxed));
+    push_limit_ = Top + peak_.load(std::memory_order_relaxed);
   }
 
   /// Owner only: the first half of a pop. Moves bottom down over the newest
@@ -276,7 +275,7 @@ private:
       New->put(I, Old->get(I));
     // Release: a thief that loads the new ring sees the copied slots.
     ring_.store(New, std::memory_order_release);
-    capacity_ = New->capacity;
+    mask_ = New->capacity - 1;
     return New;
   }
 
@@ -285,11 +284,12 @@ private:
   alignas(64) std::atomic<std::int64_t> top_{0};
   alignas(64) std::atomic<std::int64_t> bottom_{0};
   std::atomic<Ring *> ring_;
-  // Owner-private copies beside bottom: the live ring's capacity, and a top
-  // no newer than the real one, lowered to trap the next peak
-  // (arm_peak_trap()); at first the peak is 0, so the first push traps.
-  std::int64_t capacity_ = kInitialCapacity;
-  std::int64_t top_seen_ = -kInitialCapacity;
+  // Owner-private copies beside bottom: the live ring's index mask, and the
+  // bottom at which a push must take the slow path, from a top no newer
+  // than the real one and the recorded peak (arm_peak_trap()); at first the
+  // peak is 0, so the first push traps.
+  std::int64_t mask_ = kInitialCapacity - 1;
+  std::int64_t push_limit_ = 0;
   std::int64_t slow_pushes_ = 0;
   // Written by the owner only, read by statistics from any thread.
   std::atomic<std::int64_t> peak_{0};

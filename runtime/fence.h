@@ -51,7 +51,8 @@ inline bool fences_asymmetric() {
 #ifdef WEFT_SYMMETRIC_FENCES
   return false;
 #else
-  return detail::AsymmetricFences;
+  // Expected: the compiler barrier is the fall-through path of every pop.
+  return __builtin_expect(detail::AsymmetricFences, true);
 #endif
 }
 
