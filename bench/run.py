@@ -210,10 +210,12 @@ def splice(path, text, begin="<!-- results:begin -->", end="<!-- results:end -->
 
 
 def measured_line(runs, command, what="interleaved runs"):
-    """The date, machine, run count and command line above each table."""
+    """The date, machine, its load when the table was written (other jobs on a
+    shared machine slow the runs), run count and command line above each table."""
     machine = f"{platform.node()}: {os.cpu_count()} CPUs, {platform.platform()}"
-    return (f"Measured {time.strftime('%Y-%m-%d')} on {machine}; median of {runs} "
-            f"{what}. Command: `{command}`")
+    load = ", ".join(f"{l:.1f}" for l in os.getloadavg())
+    return (f"Measured {time.strftime('%Y-%m-%d')} on {machine} (load average "
+            f"{load} at the end); median of {runs} {what}. Command: `{command}`")
 
 
 def write_table(medians, names, workers, runs, command, out):
