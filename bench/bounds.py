@@ -122,7 +122,7 @@ def yes(flag):
 
 def bounds_table(run, results, names):
     """The main table: one row per benchmark."""
-    head = ["benchmark", "T1 (s)", f"T{P} (s)", "T_inf (ms)", "T1/T_inf",
+    head = ["benchmark", "T1 (s)", f"T{P} (s)", f"T1/T{P}", "T_inf (ms)", "T1/T_inf",
             f"T1/{P} (s)", f"T{P} >= max(T1/{P}, T_inf)", f"c = (T{P} - T1/{P}) / T_inf",
             f"within [max(T1/{P}, T_inf), T1/{P} + {C_MAX:g}·T_inf]",
             f"steals at P={P}", "spawns", f"steals / (P·T_inf in ms)",
@@ -132,7 +132,7 @@ def bounds_table(run, results, names):
         m = results[name]
         d = derived(m)
         row = [f"{name}: {run.BENCHMARKS[name][1]}", run.fmt(m["t1"]), run.fmt(m["t2"]),
-               f"{m['span'] * 1e3:.3f}", f"{d['par']:.0f}", run.fmt(m["t1"] / P),
+               f"{m['t1'] / m['t2']:.2f}", f"{m['span'] * 1e3:.3f}", f"{d['par']:.0f}", run.fmt(m["t1"] / P),
                yes(d["lower"]), f"{d['c']:.2f}", yes(d["within"]),
                f"{m['steals']:.0f}", f"{m['spawns']}", f"{d['steal_rate']:.1f}",
                f"{m['rss1'] / 1024:.1f} / {m['rss2'] / 1024:.1f}",
@@ -143,14 +143,15 @@ def bounds_table(run, results, names):
 
 def sweep_table(run, results):
     """The input-size sweep: does steals / (P·T_inf) stay bounded as T1 grows?"""
-    head = ["input", "T1 (s)", f"T{P} (s)", "T_inf (ms)", "T1/T_inf",
+    head = ["input", "T1 (s)", f"T{P} (s)", f"T1/T{P}", "T_inf (ms)", "T1/T_inf",
             f"c = (T{P} - T1/{P}) / T_inf", f"steals at P={P}", "spawns",
             "steals / (P·T_inf in ms)", "steals / spawns"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for _, _, label in SWEEP:
         m = results[label]
         d = derived(m)
-        row = [label, run.fmt(m["t1"]), run.fmt(m["t2"]), f"{m['span'] * 1e3:.3f}",
+        row = [label, run.fmt(m["t1"]), run.fmt(m["t2"]), f"{m['t1'] / m['t2']:.2f}",
+               f"{m['span'] * 1e3:.3f}",
                f"{d['par']:.0f}", f"{d['c']:.2f}", f"{m['steals']:.0f}",
                f"{m['spawns']}", f"{d['steal_rate']:.1f}",
                f"{m['steals'] / max(m['spawns'], 1):.2e}"]
@@ -161,6 +162,9 @@ def sweep_table(run, results):
 def bounds(run, names, runs, command, out, write=True):
     """Measures the bounds table and the sweep, prints them and, with write,
     replaces the <!-- bounds:begin --> section of out with them."""
+    if os.getloadavg()[0] > 0.5 * (os.cpu_count() or 1):
+        print(f"bench: warning: load average {os.getloadavg()[0]:.1f} before the runs; "
+              f"other jobs will slow T{P} more than T1", file=sys.stderr)
     sweep_names = sorted({n for n, _, _ in SWEEP})
     binaries = build_bounds(run, sorted(set(names) | set(sweep_names)))
     results = {}
