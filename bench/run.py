@@ -253,7 +253,10 @@ def write_table(medians, names, workers, runs, command, out):
         rss_w = max(medians[(name, "weft", p)][1] for p in workers)
         row.append(f"{rss_w / 1024:.1f} / {rss_s / 1024:.1f}")
         lines.append("| " + " | ".join(row) + " |")
-    splice(out, "\n".join(lines) + "\n")
+    if out:
+        splice(out, "\n".join(lines) + "\n")
+    else:
+        print("\n".join(lines))
 
 
 def write_plot(medians, names, workers, out_png):
@@ -333,6 +336,9 @@ def main():
         return
     binaries = build(names)
     medians = measure(binaries, names, workers, a.runs)
+    if a.no_write:
+        write_table(medians, names, workers, a.runs, command, None)
+        return
     write_table(medians, names, workers, a.runs, command, a.out)
     write_plot(medians, names, workers, a.plot)
     print(f"bench: results written to {a.out} and {a.plot}", file=sys.stderr)
