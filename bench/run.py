@@ -17,16 +17,23 @@ the serial elision, or the run fails.
   bench/run.py [--runs N] [--only fib,...] [--workers 1,2]
   bench/run.py --grain-sweep [1,16,...] [--runs N] [--workers 1,2]
   bench/run.py --workspan [--only fib,...] [--workers 1,2]
+  bench/run.py --bounds [--runs N] [--only fib,...]
 
 The table replaces the marked section of docs/benchmarks.md; the plot is
 docs/benchmarks.png. --grain-sweep instead times the cilkfor benchmark's
 Weft build at each `#pragma cilk grainsize` value given (its second
-argument) and prints the times, which should trace a U: small grains pay a spawn
+argument), prints the times, which should trace a U: small grains pay a spawn
 per few iterations, large ones leave too few pieces to balance the
-uneven iterations. With --workspan, each NAME_cilk.cpp is built for the
+uneven iterations, and writes them between the grain markers of
+docs/benchmarks.md. With --workspan, each NAME_cilk.cpp is built for the
 work/span analysis (docs/workspan.md) and run once instead, and a table of
-its kernel's work, span and parallelism is printed; cilk_for's default
-grain follows the largest --workers count. Neither writes a file in docs/.
+its kernel's work, span and parallelism is printed (no file written);
+cilk_for's default grain follows the largest --workers count. --bounds
+(bench/bounds.py) sets each benchmark's T1, T2, span, steals and peak RSS
+against the work-stealing bounds (T_P <= T1/P + c*T_inf, steals O(P*T_inf),
+S_P <= P*S1), with an input-size sweep of fib and cilksort, and writes them
+between the bounds markers of docs/benchmarks.md. --no-write prints instead
+of writing docs/ in every mode.
 
 Needs build/ (scripts/build.sh) and the peers from scripts/setup.sh.
 """
@@ -39,6 +46,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+import bounds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
@@ -132,8 +141,9 @@ def loop_spawns(n, grain):
     return 1 + loop_spawns(n // 2, grain) + loop_spawns(n - n // 2, grain)
 
 
-def grain_sweep(grains, workers, runs):
-    """Prints cilkfor's Weft times at each grain, checked against the serial elision."""
+def grain_sweep(grains, workers, runs, command, out):
+    """Prints cilkfor's Weft times at each grain, checked against the serial
+    elision, and with out writes them between the grain markers of out."""
     binaries = build(["cilkfor"])
     n = BENCHMARKS["cilkfor"][0]
     expected, ts, _ = run_once(binaries[("cilkfor", "serial")], n, 1)
@@ -148,14 +158,19 @@ def grain_sweep(grains, workers, runs):
                              f"serial elision {expected}")
                 samples.setdefault((grain, p), []).append(seconds)
         print(f"bench: round {r + 1}/{runs} done", file=sys.stderr)
-    print(f"cilkfor, {n[0]} iterations: Weft times by grain (median of {runs}); "
-          f"serial elision {fmt(ts)} s")
-    print("| grain | spawns | " + " | ".join(f"T{p} (s)" for p in workers) + " |")
-    print("|---|---|" + "---|" * len(workers))
+    lines = [measured_line(runs, command), "",
+             f"cilkfor, {n[0]} iterations: Weft times by grain; "
+             f"serial elision {fmt(ts)} s.", ""]
+    lines.append("| grain | spawns | " + " | ".join(f"T{p} (s)" for p in workers) + " |")
+    lines.append("|---|---|" + "---|" * len(workers))
     for grain in grains:
         spawns = loop_spawns(int(n[0]), grain)
         times = [fmt(statistics.median(samples[(grain, p)])) for p in workers]
-        print(f"| {grain} | {spawns} | " + " | ".join(times) + " |")
+        lines.append(f"| {grain} | {spawns} | " + " | ".join(times) + " |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if out:
+        splice(out, text, "<!-- grain:begin -->", "<!-- grain:end -->")
 
 
 def workspan_table(names, workers):
@@ -194,12 +209,18 @@ def splice(path, text, begin="<!-- results:begin -->", end="<!-- results:end -->
         f.write(head + begin + "\n" + text + end + tail)
 
 
+def measured_line(runs, command, what="interleaved runs"):
+    """The date, machine, its load when the table was written (other jobs on a
+    shared machine slow the runs), run count and command line above each table."""
+    machine = f"{platform.node()}: {os.cpu_count()} CPUs, {platform.platform()}"
+    load = ", ".join(f"{l:.1f}" for l in os.getloadavg())
+    return (f"Measured {time.strftime('%Y-%m-%d')} on {machine} (load average "
+            f"{load} at the end); median of {runs} {what}. Command: `{command}`")
+
+
 def write_table(medians, names, workers, runs, command, out):
     pmax = max(workers)
-    lines = []
-    machine = f"{platform.node()}: {os.cpu_count()} CPUs, {platform.platform()}"
-    lines.append(f"Measured {time.strftime('%Y-%m-%d')} on {machine}; median of {runs} "
-                 f"interleaved runs. Command: `{command}`")
+    lines = [measured_line(runs, command)]
     lines.append("")
     head = ["benchmark", "Ts serial (s)"]
     for p in workers:
@@ -232,7 +253,10 @@ def write_table(medians, names, workers, runs, command, out):
         rss_w = max(medians[(name, "weft", p)][1] for p in workers)
         row.append(f"{rss_w / 1024:.1f} / {rss_s / 1024:.1f}")
         lines.append("| " + " | ".join(row) + " |")
-    splice(out, "\n".join(lines) + "\n")
+    if out:
+        splice(out, "\n".join(lines) + "\n")
+    else:
+        print("\n".join(lines))
 
 
 def write_plot(medians, names, workers, out_png):
@@ -278,6 +302,10 @@ def main():
                     metavar="G1,G2,...", help="time cilkfor at each grain instead")
     ap.add_argument("--workspan", action="store_true",
                     help="print each kernel's work, span and parallelism instead")
+    ap.add_argument("--bounds", action="store_true",
+                    help="set T1, T2, span, steals and RSS against the bounds instead")
+    ap.add_argument("--no-write", action="store_true",
+                    help="print the tables, leave docs/ as it is")
     a = ap.parse_args()
     # A folder without an entry would silently drop out of the table.
     folders = sorted(d for d in os.listdir(os.path.join(ROOT, "bench"))
@@ -292,19 +320,26 @@ def main():
     workers = [int(w) for w in a.workers.split(",")]
     if 1 not in workers:
         sys.exit("--workers must include 1 (T1 is the reference)")
+    command = ("bench/run.py " + " ".join(sys.argv[1:])).strip()
     if a.workspan:
         workspan_table(names, workers)
+        return
+    if a.bounds:
+        bounds.bounds(sys.modules[__name__], names, a.runs, command, a.out,
+                      write=not a.no_write)
         return
     if a.grain_sweep:
         grains = [int(g) for g in a.grain_sweep.split(",")]
         if min(grains) < 1:
             sys.exit("--grain-sweep: grains are positive")
-        grain_sweep(grains, workers, a.runs)
+        grain_sweep(grains, workers, a.runs, command, None if a.no_write else a.out)
         return
-    command = "bench/run.py " + " ".join(sys.argv[1:])
     binaries = build(names)
     medians = measure(binaries, names, workers, a.runs)
-    write_table(medians, names, workers, a.runs, command.strip(), a.out)
+    if a.no_write:
+        write_table(medians, names, workers, a.runs, command, None)
+        return
+    write_table(medians, names, workers, a.runs, command, a.out)
     write_plot(medians, names, workers, a.plot)
     print(f"bench: results written to {a.out} and {a.plot}", file=sys.stderr)
 
