@@ -87,9 +87,10 @@ Expr *SpawnRewriter::argumentLayout(const CallExpr *CE) {
   if (!Ctx.getLangOpts().CPlusPlus)
     return nullptr; // C passes no class through a temporary of the call
   const FunctionProtoType *Proto = calleePrototype(CE);
-  bool HasObject = isa<CXXMemberCallExpr>(CE) || firstArgumentIsObject(CE);
-  std::string Layout = HasObject ? "S" : "";
-  unsigned FirstParamArg = firstArgumentIsObject(CE) ? 1 : 0;
+  bool ObjectIsArgument = firstArgumentIsObject(CE);
+  std::string Layout =
+      isa<CXXMemberCallExpr>(CE) || ObjectIsArgument ? "S" : "";
+  unsigned FirstParamArg = ObjectIsArgument ? 1 : 0;
   for (unsigned I = FirstParamArg, E = CE->getNumArgs(); I != E; ++I) {
     unsigned Param = I - FirstParamArg;
     // A reference parameter's argument has the referenced type: the

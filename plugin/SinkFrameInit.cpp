@@ -128,7 +128,9 @@ Function *storedFunction(Instruction *I, const AllocaInst *Frame,
 /// ever destroys it, so the store is dead on every spawn. Recognised by the
 /// pair coro-split emits, `f.resume` at offset 0 and `f.destroy` one
 /// pointer further, with nothing else in the function reading that slot.
-void dropDestroyPointer(AllocaInst *Frame, ArrayRef<Instruction *> Uses) {
+/// The store also leaves \p Uses.
+void dropDestroyPointer(AllocaInst *Frame,
+                        SmallVectorImpl<Instruction *> &Uses) {
   const DataLayout &DL = Frame->getDataLayout();
   int64_t Slot = DL.getPointerSize();
   Function *Resume = nullptr;
@@ -156,6 +158,7 @@ void dropDestroyPointer(AllocaInst *Frame, ArrayRef<Instruction *> Uses) {
     if (!Bytes || (Bytes->first < 2 * Slot && Slot < Bytes->second))
       return;
   }
+  erase(Uses, DestroyStore);
   DestroyStore->eraseFromParent();
   ++NumDroppedDestroyPointers;
 }
@@ -170,8 +173,6 @@ bool sinkFrameInitialization(AllocaInst *Frame) {
   SmallVector<Instruction *, 32> Uses;
   collectFrameUses(Frame, Uses);
   dropDestroyPointer(Frame, Uses);
-  Uses.clear();
-  collectFrameUses(Frame, Uses);
 
   // The initialisations: the escape markers, and the entry block's plain
   // stores and memsets into the frame, with the bytes they write.

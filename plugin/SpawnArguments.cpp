@@ -282,19 +282,13 @@ bool SpawnLowering::temporariesOutliveWindow(CallBase *Call,
              Objects.count(getUnderlyingObject(Arg));
     });
   };
-  auto EndsStatement = [&](const Instruction &I) {
-    const auto *CB = dyn_cast<CallBase>(&I);
-    const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
-    return isStealPoint(I) ||
-           (Callee && Callee->getName() == SpawnEndMarkerName);
-  };
   SmallVector<Instruction *, 8> Work = {WindowEnd->getNextNode()};
   if (auto *Invoke = dyn_cast<InvokeInst>(WindowEnd))
     Work = {&Invoke->getNormalDest()->front()};
   SmallPtrSet<BasicBlock *, 16> Seen;
   while (!Work.empty()) {
     for (Instruction *I = Work.pop_back_val(); I; I = I->getNextNode()) {
-      if (EndsStatement(*I))
+      if (isSpawnEnd(*I) || isStealPoint(*I))
         break;
       if (TakesObject(*I))
         return true;

@@ -47,6 +47,9 @@ void reportUnsupported(llvm::Function &F, const llvm::Twine &Msg,
 /// normal destination).
 void eraseSyncMarker(llvm::CallBase *Sync);
 
+/// Whether \p I is the front end's end-of-statement marker (SpawnWindow.cpp).
+bool isSpawnEnd(const llvm::Instruction &I);
+
 /// Where the parent continues once a call returns normally: after a call,
 /// or at the start of an invoke's normal destination (SpawnWindow.cpp).
 llvm::Instruction *firstAfterReturn(llvm::CallBase *Call);

@@ -40,7 +40,7 @@ bool SpawnLowering::endsWindowScan(const Instruction &I) const {
                     Callee->getIntrinsicID() == Intrinsic::coro_suspend);
 }
 
-static bool isSpawnEnd(const Instruction &I) {
+bool isSpawnEnd(const Instruction &I) {
   const auto *CI = dyn_cast<CallInst>(&I);
   const Function *Callee = CI ? CI->getCalledFunction() : nullptr;
   return Callee && Callee->getName() == SpawnEndMarkerName;
