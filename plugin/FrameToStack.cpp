@@ -151,6 +151,10 @@ void registerLowerSpawns(PassBuilder &PB, bool InPipelines, bool WorkSpan) {
           MPM.addPass(LowerSpawnsPass(Name.ends_with("<workspan>")));
           return true;
         }
+        if (Name == "weft-main-stack") {
+          MPM.addPass(MainStackPass());
+          return true;
+        }
         if (Name == "weft-frame-to-stack") {
           MPM.addPass(FrameToStackPass());
           return true;
@@ -162,6 +166,7 @@ void registerLowerSpawns(PassBuilder &PB, bool InPipelines, bool WorkSpan) {
   PB.registerPipelineStartEPCallback(
       [WorkSpan](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(LowerSpawnsPass(WorkSpan));
+        MPM.addPass(MainStackPass());
       });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {

@@ -111,11 +111,24 @@ bool inlineFastPath(llvm::Module &M,
 /// that never use it (SinkFrameInit.cpp). Returns true if it moved any.
 bool sinkFrameInitialization(llvm::AllocaInst *Frame);
 
+/// The runtime's entry that runs main on a stack deep enough for spawning
+/// code (runtime/main_stack.h).
+inline constexpr const char *RunMainName = "__weft_run_main";
+
+/// Has a program's main entered through __weft_run_main, so that it runs
+/// on the runtime's deep stack (MainStack.cpp).
+class MainStackPass : public llvm::PassInfoMixin<MainStackPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
 /// Registers "weft-lower-spawns" (and "weft-lower-spawns<workspan>") and
-/// "weft-frame-to-stack" for pipeline parsing (opt -passes=...) and, when
+/// "weft-frame-to-stack" and "weft-main-stack" for pipeline parsing (opt -passes=...) and, when
 /// \p InPipelines is set, runs the first at the start of every default
 /// pipeline (the standard coroutine passes then split the result), in
-/// workspan mode if \p WorkSpan is set, and the second at its end.
+/// workspan mode if \p WorkSpan is set, with the third, and the second
+/// at its end.
 void registerLowerSpawns(llvm::PassBuilder &PB, bool InPipelines,
                          bool WorkSpan = false);
 

@@ -2,6 +2,8 @@
 
 #include "config.h"
 
+#include "stack_budget.h"
+
 #include "weft/api.h"
 
 #include <cerrno>
@@ -9,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sched.h>
+#include <sys/resource.h>
 
 namespace weft {
 namespace {
@@ -57,12 +60,56 @@ unsigned cpusInAffinityMask() {
 // External threads beyond the pool need slots of their own.
 static_assert(WEFT_MAX_NWORKERS <= kMaxWorkers / 2);
 
+constexpr unsigned long kLargestStackKB = 1ul << 20; // 1 GiB
+
 /// WEFT_NWORKERS if set, else OpenCilk's and Cilk Plus's CILK_NWORKERS, so
 /// that their users' scripts keep working.
 const char *nworkersVariable() {
   if (!std::getenv("WEFT_NWORKERS") && std::getenv("CILK_NWORKERS"))
     return "CILK_NWORKERS";
   return "WEFT_NWORKERS";
+}
+
+/// How much stack a deep recursion of spawning functions may need, in KiB:
+/// 16 times the soft stack limit the serial program runs under (128 MiB
+/// under the usual 8 MiB), since a spawning function's frame is up to
+/// about 10 times a serial one's (main_stack.h). It is address space: the
+/// stacks are mapped with MAP_NORESERVE, and only touched pages cost.
+unsigned long deepStackKB(const rlimit &StackLimit) {
+  constexpr unsigned long kSerialDefaultKB = 8192;
+  unsigned long SerialKB = StackLimit.rlim_cur == RLIM_INFINITY
+                               ? kSerialDefaultKB
+                               : static_cast<unsigned long>(StackLimit.rlim_cur >> 10);
+  unsigned long KB = SerialKB * 16;
+  return KB < kLargestStackKB ? KB : kLargestStackKB;
+}
+
+/// main's stack by default: a deep stack, or none (0) when the stack limit
+/// is unlimited, since main's own stack then grows until it meets other
+/// mappings, further than a fixed size would reach.
+unsigned long defaultMainStackKB(const rlimit &StackLimit) {
+  return StackLimit.rlim_cur == RLIM_INFINITY ? 0 : deepStackKB(StackLimit);
+}
+
+/// A fiber stack by default: a deep stack, since a thief may resume a
+/// continuation that recurses as deep as main could, but under an address
+/// space limit (ulimit -v) no more than lets half of it hold every stack
+/// that may be mapped at once (stack_budget.h), and not below the serial
+/// program's 8 MiB unless that limit forces it.
+unsigned long defaultStackKB(const rlimit &StackLimit, unsigned Workers,
+                             unsigned long MaxStacks) {
+  unsigned long KB = deepStackKB(StackLimit);
+  rlimit AddressLimit;
+  if (getrlimit(RLIMIT_AS, &AddressLimit) != 0 ||
+      AddressLimit.rlim_cur == RLIM_INFINITY)
+    return KB;
+  unsigned long Stacks = (MaxStacks ? MaxStacks : kDefaultStacksPerWorker * Workers) +
+                         kFreeStacksKept * Workers + 2;
+  unsigned long FitKB = static_cast<unsigned long>(AddressLimit.rlim_cur >> 11) / Stacks;
+  constexpr unsigned long kFloorKB = 8192;
+  if (FitKB >= KB)
+    return KB;
+  return FitKB > kFloorKB ? FitKB : (KB < kFloorKB ? KB : kFloorKB);
 }
 
 Config parse() {
@@ -74,11 +121,21 @@ Config parse() {
                  "an integer from 1 to 256"));
   C.stats = readNumber("WEFT_STATS", 0, 1, 0, "0 or 1") == 1;
   C.stress = readNumber("WEFT_STRESS", 0, 1, 0, "0 or 1") == 1;
-  C.stack_bytes =
-      readNumber("WEFT_STACK_KB", 64, 1u << 20, 8192,
-                 "a stack size in KiB from 64 to 1048576") << 10;
   C.max_stacks = readNumber("WEFT_MAX_STACKS", 1, 1u << 20, 0,
                             "a stack count from 1 to 1048576");
+  rlimit StackLimit;
+  if (getrlimit(RLIMIT_STACK, &StackLimit) != 0)
+    StackLimit.rlim_cur = RLIM_INFINITY;
+  C.stack_bytes =
+      readNumber("WEFT_STACK_KB", 64, kLargestStackKB,
+                 defaultStackKB(StackLimit, C.nworkers, C.max_stacks),
+                 "a stack size in KiB from 64 to 1048576") << 10;
+  constexpr const char *MainExpected = "0, or a stack size in KiB from 64 to 1048576";
+  C.main_stack_bytes =
+      readNumber("WEFT_MAIN_STACK_KB", 0, kLargestStackKB,
+                 defaultMainStackKB(StackLimit), MainExpected) << 10;
+  if (C.main_stack_bytes != 0 && C.main_stack_bytes < (64u << 10))
+    invalid("WEFT_MAIN_STACK_KB", std::getenv("WEFT_MAIN_STACK_KB"), MainExpected);
   C.fences = readFenceMode();
   return C;
 }

@@ -4,7 +4,12 @@
 //                      (default: CILK_NWORKERS, OpenCilk's and Cilk
 //                      Plus's name, else CPUs in the affinity mask)
 //   WEFT_STATS=0|1     print one `weft-stats:` line to stderr at exit
-//   WEFT_STACK_KB=K    size of each fiber stack in KiB (default 8192)
+//   WEFT_STACK_KB=K    size of each fiber stack in KiB (default: 16 times
+//                      the soft RLIMIT_STACK, less under an RLIMIT_AS)
+//   WEFT_MAIN_STACK_KB=K
+//                      size of the stack main runs on, in KiB; 0 keeps
+//                      main on the thread's own stack (default: 16 times
+//                      the soft RLIMIT_STACK; main_stack.h)
 //   WEFT_MAX_STACKS=N  most fiber stacks in use at once; thieves wait when
 //                      a steal could need one more (default 16 per worker;
 //                      stack_budget.h)
@@ -36,7 +41,8 @@ struct Config {
   unsigned nworkers = 1;
   bool stats = false;
   bool stress = false;
-  std::size_t stack_bytes = 8u << 20;
+  std::size_t stack_bytes = 128u << 20;
+  std::size_t main_stack_bytes = 0; // 0: main stays on its own stack
   std::size_t max_stacks = 0; // 0: kDefaultStacksPerWorker per worker
   FenceMode fences = FenceMode::Auto;
 };

@@ -3,7 +3,9 @@
 #include "stack.h"
 
 #include "config.h"
+#include "main_stack.h"
 #include "occupancy.h"
+#include "sanitizer_fibers.h"
 #include "stack_budget.h"
 #include "worker.h"
 
@@ -13,36 +15,6 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#if defined(__SANITIZE_THREAD__)
-#define WEFT_TSAN_FIBERS 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define WEFT_TSAN_FIBERS 1
-#endif
-#endif
-
-#ifdef WEFT_TSAN_FIBERS
-// ThreadSanitizer must be told about stack switches, or it attributes the
-// new stack's accesses to the old one's history.
-extern "C" {
-void *__tsan_get_current_fiber();
-void *__tsan_create_fiber(unsigned Flags);
-void __tsan_destroy_fiber(void *Fiber);
-void __tsan_switch_to_fiber(void *Fiber, unsigned Flags);
-}
-#endif
-
-// AddressSanitizer must be told about stack switches too. The runtime is
-// not instrumented itself, so it finds the hooks as weak symbols: present
-// when the program is linked with -fsanitize=address, null otherwise.
-extern "C" {
-void __sanitizer_start_switch_fiber(void **FakeStackSave, const void *Bottom,
-                                    std::size_t Size) __attribute__((weak));
-void __sanitizer_finish_switch_fiber(void *FakeStackSave,
-                                     const void **BottomOld,
-                                     std::size_t *SizeOld) __attribute__((weak));
-}
 
 namespace weft {
 
@@ -134,19 +106,25 @@ void finishSwitch(transfer_t From) {
 Stack *adopt_native_stack(Worker *Home) {
   auto *S = new Stack();
   S->home = Home;
-  pthread_attr_t Attr;
-  if (pthread_getattr_np(pthread_self(), &Attr) == 0) {
-    void *Bottom = nullptr;
-    std::size_t Size = 0;
-    pthread_attr_getstack(&Attr, &Bottom, &Size);
-    S->bottom = Bottom;
-    S->size = Size;
-    pthread_attr_destroy(&Attr);
-  }
+  describe_native_stack(S);
+  return S;
+}
+
+void describe_native_stack(Stack *S) {
 #ifdef WEFT_TSAN_FIBERS
   S->tsan_fiber = __tsan_get_current_fiber();
 #endif
-  return S;
+  if (running_on_main_stack(&S->bottom, &S->size))
+    return;
+  pthread_attr_t Attr;
+  if (pthread_getattr_np(pthread_self(), &Attr) != 0)
+    return;
+  void *Bottom = nullptr;
+  std::size_t Size = 0;
+  pthread_attr_getstack(&Attr, &Bottom, &Size);
+  S->bottom = Bottom;
+  S->size = Size;
+  pthread_attr_destroy(&Attr);
 }
 
 Stack *create_scheduler_stack() {

@@ -48,6 +48,9 @@ enum class PendingAction {
 
 /// Describes the calling thread's own stack; it runs only on this thread.
 Stack *adopt_native_stack(Worker *Home);
+/// Sets \p S's bounds and sanitizer handle to the stack the calling thread
+/// runs on now: its own, or main's (main_stack.h).
+void describe_native_stack(Stack *S);
 /// Creates a fiber stack whose first activation runs the scheduler loop.
 Stack *create_scheduler_stack();
 /// A scheduler fiber for \p W to switch to: one from its free list, or a

@@ -1,38 +1,46 @@
-// Verify tens of thousands of nested spawns against the serial elision: a
-// chain whose every level spawns the next level and syncs (depth 50000 at
-// -O2), and chains whose every level spawns in a loop, the recursive spawn
-// first in the loop or last (after two leaf spawns), so thieves steal
-// continuations deep in the chain that spawn more. The depths come from the
-// command line (chain, loop with recursion first, loop with recursion
-// last). Fiber stacks have the main thread's default size
-// (WEFT_STACK_KB=8192); the serial elision runs depth 50000 of all three,
-// at -O2 and at -O0.
-// RUN: %clangxx -O2 %s -o %t.serial
-// RUN: %clangxx -O0 %s -o %t.serial0
-// RUN: %t.serial0 50000 50000 50000 > %t.serial0.out
-// RUN: %t.serial 50000 50000 50000 > %t.serial.out
-// RUN: diff %t.serial0.out %t.serial.out
-// RUN: %weftcxx -O2 %s -o %t.o2
-// RUN: %run-check %t.o2 %t.serial 50000 30000 30000
-// RUN: %weftcxx -O0 %s -o %t.o0
-// RUN: %run-check %t.o0 %t.serial 20000 10000 10000
-// RUN: %weftcxx -O1 -fsanitize=address %s -o %t.asan
-// RUN: %run-check %t.asan %t.serial 20000 16000 10000
+// Verify that nested spawns go at least as deep as the serial elision can:
+// a chain whose every level spawns the next level and syncs, and chains
+// whose every level spawns in a loop, the recursive spawn first in the loop
+// or last (after two leaf spawns), so thieves steal continuations deep in
+// the chain that spawn more. The depths come from the command line (chain,
+// loop with recursion first, loop with recursion last).
 //
-// TODO(bug): the depths above are what Weft survives; at 50000 it fails
-// where the serial elision does not. Stack use: Weft needs 2.5-7x the
-// serial elision's stack per level (a fast clone carries its coroutine
-// frame in its stack frame), and these overflow 8 MiB with a SIGSEGV at
-// WEFT_NWORKERS=1 (known-bugs/stack_per_level.cpp):
-//     bytes/level  chain  loop  (serial -O2: 13 / 48, serial -O0: 48 / 80)
-//     weft -O2       128   193  -> loop_chain(50000) overflows
-//     weft -O0       320   568  -> both overflow at 50000
-//     weft ASan      257   320  -> both overflow at 50000
-// The number of fiber stacks no longer limits the depth: with the
+// A fast clone carries its coroutine frame in its stack frame, so it takes
+// 2.5 to 10 times the serial elision's stack per level; the plugin runs
+// main on a stack 16 times the serial program's (runtime/main_stack.h).
+// Deepest run on the 8 MiB stack limit, WEFT_NWORKERS=1 (bytes per level):
+//                   chain               loop (recursion first)
+//   serial -O0      172,000 (48)        104,000 (80)
+//   serial -O2      unbounded (a loop)  258,000 (32)
+//   serial ASan     unbounded (a loop)  129,000 (64)
+//   weft -O0        415,000 (320)       309,000 (568)
+//   weft -O2      1,047,000 (128)       758,000 (193)
+//   weft ASan       516,000 (257)       379,000 (320)
+// Before, Weft ran on main's own 8 MiB: 26,000 / 14,700 deep at -O0.
+// Where clang turns the serial recursion into a loop, no spawning version
+// (every level a frame, as in OpenCilk) can match it.
+//
+// The serial elision at -O0 reaches the first depths; the references for
+// the deeper runs are the same sums computed by loops (-DITERATIVE).
+// RUN: %clangxx -O0 %s -o %t.serial0
+// RUN: %clangxx -O2 -DITERATIVE %s -o %t.reference
+// RUN: %t.serial0 100000 60000 60000 > %t.serial0.out
+// RUN: %t.reference 100000 60000 60000 | diff %t.serial0.out -
+// RUN: %weftcxx -O0 %s -o %t.o0
+// RUN: %run-check %t.o0 %t.serial0 100000 60000 60000
+// RUN: %run-check %t.o0 %t.reference 300000 150000 150000
+// RUN: %weftcxx -O2 %s -o %t.o2
+// RUN: %run-check %t.o2 %t.reference 600000 400000 400000
+// RUN: %weftcxx -O1 -fsanitize=address %s -o %t.asan
+// RUN: %run-check %t.asan %t.reference 300000 200000 200000
+// WEFT_MAIN_STACK_KB sets that stack: at 1 MiB, 20000 levels overflow it.
+// RUN: not --crash env WEFT_NWORKERS=1 WEFT_MAIN_STACK_KB=1024 %t.o0 20000 1 1
+//
+// The number of fiber stacks does not limit the depth either: with the
 // recursive spawn last in the loop, each level stolen parks the stack below
 // it until the chain unwinds, which once took 27601 stacks at depth 30000
 // (P=2, stress) and aborted at 50000 ("cannot map"); the bound on stacks
-// (WEFT_MAX_STACKS; fiber_stacks_*.cpp) now makes thieves wait instead.
+// (WEFT_MAX_STACKS; fiber_stacks_*.cpp) makes thieves wait instead.
 #include <cilk/cilk.h>
 
 #include <cstdio>
@@ -69,6 +77,27 @@ long loop_chain(long n, bool first) {
   cilk_sync;
   return (r[0] * 3 + r[1] * 5 + r[2] * 7 + n) % 1000000007;
 }
+
+// The same sums by loops, for depths the serial recursion cannot reach.
+long chain_by_loop(long n) { return n * (n + 1) / 2; }
+
+long loop_chain_by_loop(long n, bool first) {
+  long value = 1;
+  for (long level = 1; level <= n; ++level) {
+    long r[3];
+    for (long i = 0; i < 3; ++i) {
+      bool recurse = first ? i == 0 : i == 2;
+      r[i] = recurse ? value : leaf(level, i);
+    }
+    value = (r[0] * 3 + r[1] * 5 + r[2] * 7 + level) % 1000000007;
+  }
+  return value;
+}
+
+#ifdef ITERATIVE
+#define chain chain_by_loop
+#define loop_chain loop_chain_by_loop
+#endif
 
 int main(int argc, char **argv) {
   long depth = argc > 1 ? std::atol(argv[1]) : 50000;

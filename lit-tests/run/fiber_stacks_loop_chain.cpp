@@ -7,8 +7,9 @@
 // program's 4 GB address-space limit (ulimit -v 4000000) the program
 // aborted with "weft: cannot map a 8392704-byte fiber stack" in 6 of 6
 // runs. Thieves now wait when a steal could need a stack beyond
-// WEFT_MAX_STACKS (default 16 per worker: 64 at P=4). (Depth 50000
-// overflows even one worker's stack: known-bugs/stack_per_level.cpp.)
+// WEFT_MAX_STACKS (default 16 per worker: 64 at P=4). Under that limit the
+// fiber stacks are sized to fit it (config.cpp); the depth itself is
+// run/deep_recursion.cpp's subject.
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t.o2
 // RUN: %run-check %t.o2 %t.serial 20000

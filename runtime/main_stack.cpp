@@ -1,0 +1,149 @@
+//===- main_stack.cpp - Running main on a stack as deep as it needs -------===//
+//
+// __weft_run_main maps the stack, switches to it with Boost.Context, runs
+// main there and switches back with its result (main_stack.h says why).
+// The switch back goes to the context saved by the switch out: the
+// thread's own stack is frozen in between, since nothing else knows it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "main_stack.h"
+
+#include "config.h"
+#include "sanitizer_fibers.h"
+#include "worker.h"
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace weft {
+
+using boost::context::detail::jump_fcontext;
+using boost::context::detail::make_fcontext;
+using boost::context::detail::transfer_t;
+
+namespace {
+
+/// One call of main, from the thread's own stack to the mapped one and back.
+struct MainCall {
+  int (*Entry)(int, char **, char **);
+  int Argc;
+  char **Argv;
+  char **Envp;
+  int Result = 0;
+  const void *Bottom = nullptr; // of the mapped stack
+  std::size_t Size = 0;
+  const void *OwnBottom = nullptr; // of the thread's own stack
+  std::size_t OwnSize = 0;
+  void *OwnFakeStack = nullptr;  // AddressSanitizer's, while away from it
+  void *OwnTsanFiber = nullptr;
+  void *MainTsanFiber = nullptr;
+};
+
+/// The call running on the calling thread's mapped stack, if any. Only the
+/// thread that entered main ever sets it.
+thread_local MainCall *Running = nullptr;
+
+/// Maps \p Bytes of stack above a guard page; returns its lowest usable
+/// address, or null if the address space (ulimit -v) has no room.
+char *mapStack(std::size_t Bytes, std::size_t Page) {
+  void *Mapping = mmap(nullptr, Bytes + Page, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                       -1, 0);
+  if (Mapping == MAP_FAILED)
+    return nullptr;
+  if (mprotect(Mapping, Page, PROT_NONE) != 0) {
+    munmap(Mapping, Bytes + Page);
+    return nullptr;
+  }
+  return static_cast<char *>(Mapping) + Page;
+}
+
+/// Without room for the default size, main runs where the serial program
+/// would; a size the user asked for is an error.
+int cannotMap(MainCall &Call, std::size_t Bytes) {
+  if (!std::getenv("WEFT_MAIN_STACK_KB"))
+    return Call.Entry(Call.Argc, Call.Argv, Call.Envp);
+  std::fprintf(stderr,
+               "weft: cannot map a %zu-byte stack for main (set "
+               "WEFT_MAIN_STACK_KB lower, or to 0 for main's own stack)\n",
+               Bytes);
+  std::exit(2);
+}
+
+/// The first and only activation of the mapped stack.
+[[noreturn]] void runOnMappedStack(transfer_t From) {
+  auto *Call = static_cast<MainCall *>(From.data);
+  if (__sanitizer_finish_switch_fiber)
+    __sanitizer_finish_switch_fiber(nullptr, &Call->OwnBottom, &Call->OwnSize);
+  Running = Call;
+  Call->Result = Call->Entry(Call->Argc, Call->Argv, Call->Envp);
+  Running = nullptr;
+  // main may have parked and resumed this stack any number of times, but
+  // only ever on this thread, so this is the thread that entered it.
+#ifdef WEFT_TSAN_FIBERS
+  __tsan_switch_to_fiber(Call->OwnTsanFiber, 0);
+#endif
+  // A null save slot: this stack is left for good.
+  if (__sanitizer_start_switch_fiber)
+    __sanitizer_start_switch_fiber(nullptr, Call->OwnBottom, Call->OwnSize);
+  jump_fcontext(From.fctx, nullptr);
+  __builtin_unreachable();
+}
+
+int runOnMappedStack(MainCall &Call, std::size_t Bytes) {
+  const std::size_t Page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  Bytes = (Bytes + Page - 1) & ~(Page - 1);
+  char *Bottom = mapStack(Bytes, Page);
+  if (!Bottom)
+    return cannotMap(Call, Bytes);
+  Call.Bottom = Bottom;
+  Call.Size = Bytes;
+#ifdef WEFT_TSAN_FIBERS
+  Call.OwnTsanFiber = __tsan_get_current_fiber();
+  Call.MainTsanFiber = __tsan_create_fiber(0);
+  __tsan_switch_to_fiber(Call.MainTsanFiber, 0);
+#endif
+  if (__sanitizer_start_switch_fiber)
+    __sanitizer_start_switch_fiber(&Call.OwnFakeStack, Bottom, Bytes);
+  auto Context = make_fcontext(Bottom + Bytes, Bytes, runOnMappedStack);
+  jump_fcontext(Context, &Call);
+  if (__sanitizer_finish_switch_fiber)
+    __sanitizer_finish_switch_fiber(Call.OwnFakeStack, nullptr, nullptr);
+#ifdef WEFT_TSAN_FIBERS
+  __tsan_destroy_fiber(Call.MainTsanFiber);
+#endif
+  // A worker this thread became describes the stack it now runs on, for a
+  // spawning call from an exit handler. The mapped stack stays mapped: a
+  // thread-local destructor or exit handler may still hold its addresses.
+  if (Worker *W = current_worker(); W && W->native_stack)
+    describe_native_stack(W->native_stack);
+  return Call.Result;
+}
+
+} // namespace
+
+bool running_on_main_stack(const void **Bottom, std::size_t *Size) {
+  if (!Running)
+    return false;
+  *Bottom = Running->Bottom;
+  *Size = Running->Size;
+  return true;
+}
+
+} // namespace weft
+
+using namespace weft;
+
+extern "C" int __weft_run_main(int (*Entry)(int, char **, char **), int Argc,
+                               char **Argv, char **Envp) {
+  std::size_t Bytes = config().main_stack_bytes;
+  if (Bytes == 0 || Running)
+    return Entry(Argc, Argv, Envp);
+  MainCall Call{Entry, Argc, Argv, Envp};
+  return runOnMappedStack(Call, Bytes);
+}
