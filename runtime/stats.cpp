@@ -43,18 +43,6 @@ std::string perWorkerList(const char *Key, unsigned Threads, ValueOf Value) {
   return Out;
 }
 
-/// " max_stacks=N peak_mapped=M throttled=T": the bound on fiber stacks in
-/// use, the most mapped at once (in use or kept on free lists), and how
-/// often a thief waited for the bound (stack_budget.h).
-std::string stackBoundKeys(unsigned Threads) {
-  std::uint64_t Throttled = 0;
-  for (unsigned I = 0; I < Threads; ++I)
-    Throttled += worker_at(I)->stats.throttled.get();
-  return " max_stacks=" + std::to_string(stack_budget().limit()) +
-         " peak_mapped=" + std::to_string(peak_stacks_mapped()) +
-         " throttled=" + std::to_string(Throttled);
-}
-
 } // namespace
 
 void collect_stats(weft_stats &Out) {
@@ -69,10 +57,13 @@ void collect_stats(weft_stats &Out) {
     Out.parks += S.parks.get();
     Out.stacks += S.stacks.get();
     Out.sleeps += S.sleeps.get();
+    Out.throttled += S.throttled.get();
     Out.peak_frames = std::max(Out.peak_frames, peakFramesOf(I));
   }
   Out.peak_stacks = peak_stacks_in_use();
   Out.peak_parked = peak_parked_stacks();
+  Out.max_stacks = static_cast<std::uint64_t>(stack_budget().limit());
+  Out.peak_mapped = peak_stacks_mapped();
 }
 
 void print_stats() {
@@ -81,7 +72,6 @@ void print_stats() {
   std::string PerWorker =
       perWorkerList("peak_frames_per_worker", Sum.threads, peakFramesOf) +
       perWorkerList("peak_stacks_per_worker", Sum.threads, peakStacksOf);
-  std::string Bound = stackBoundKeys(Sum.threads);
   // The program's own output comes first, even when stdout is a pipe whose
   // buffer would otherwise be flushed after this line.
   std::fflush(stdout);
@@ -89,7 +79,8 @@ void print_stats() {
                "weft-stats: workers=%u threads=%u spawns=%llu steals=%llu "
                "steal_attempts=%llu parks=%llu stacks=%llu sleeps=%llu "
                "fences=%s peak_frames=%llu peak_stacks=%llu "
-               "peak_parked=%llu%s%s\n",
+               "peak_parked=%llu%s max_stacks=%llu peak_mapped=%llu "
+               "throttled=%llu\n",
                Sum.workers, Sum.threads, (unsigned long long)Sum.spawns,
                (unsigned long long)Sum.steals,
                (unsigned long long)Sum.steal_attempts,
@@ -99,7 +90,9 @@ void print_stats() {
                (unsigned long long)Sum.peak_frames,
                (unsigned long long)Sum.peak_stacks,
                (unsigned long long)Sum.peak_parked, PerWorker.c_str(),
-               Bound.c_str());
+               (unsigned long long)Sum.max_stacks,
+               (unsigned long long)Sum.peak_mapped,
+               (unsigned long long)Sum.throttled);
 }
 
 } // namespace weft

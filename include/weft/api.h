@@ -60,6 +60,9 @@ struct weft_stats {
   uint64_t peak_frames;    /* most frames on one worker's deque at once */
   uint64_t peak_stacks;    /* most fiber stacks in use at once */
   uint64_t peak_parked;    /* most stacks parked behind stolen frames at once */
+  uint64_t max_stacks;     /* the bound on fiber stacks in use (WEFT_MAX_STACKS) */
+  uint64_t peak_mapped;    /* most fiber stacks mapped at once, idle ones too */
+  uint64_t throttled;      /* times a thief waited for that bound */
 };
 
 #if defined(__weft__) || defined(WEFT_LINKS_RUNTIME)
@@ -77,7 +80,7 @@ static inline int weft_set_nworkers(unsigned n) {
 static inline unsigned weft_get_nworkers(void) { return 1; }
 static inline unsigned weft_get_worker_number(void) { return 0; }
 static inline void weft_get_stats(struct weft_stats *out) {
-  struct weft_stats none = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  struct weft_stats none = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   *out = none;
 }
 

@@ -1,4 +1,5 @@
-// Verify the peaks that WEFT_STATS=1 and weft_get_stats() report. Deque
+// Verify the peaks and the bound on stacks that WEFT_STATS=1 and
+// weft_get_stats() report. Deque
 // depth (peak_frames): work-first stealing keeps at most one frame of a
 // flat spawn loop on any deque, and at most n - 1 frames of fib(n) (the
 // spawn depth of the serial program) on each worker's deque, however many
@@ -110,6 +111,11 @@ int main(int Argc, char **Argv) {
   }
   Ok = within("peak_stacks", S.peak_stacks, 0, S.stacks) && Ok;
   Ok = within("peak_parked", S.peak_parked, 0, S.parks) && Ok;
+  // The bound on stacks, as WEFT_STATS reports it (stack_budget.h).
+  Ok = within("max_stacks", S.max_stacks, 16 * S.workers, 16 * S.workers) && Ok;
+  Ok = within("peak_mapped", S.peak_mapped, S.peak_stacks,
+              S.max_stacks + 4 * S.threads) && Ok;
+  Ok = within("throttled", S.throttled, 0, 0) && Ok;
   std::printf("%s: %s\n", Mode, Ok ? "ok" : "FAILED");
   return Ok ? 0 : 1;
 }
