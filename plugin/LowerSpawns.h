@@ -92,6 +92,12 @@ bool lowerStolenChecks(llvm::Module &M,
 bool placeDynamicAllocas(llvm::Module &M,
                          const llvm::SmallPtrSetImpl<llvm::Function *> &FastClones);
 
+/// Runs last on each fast clone, from FrameToStackPass: the `unreachable`
+/// after each runtime rethrow becomes a branch to the function's only
+/// return, so that shrink-wrapping can keep the prologue off the paths
+/// that never spawn (RethrowExits.cpp). Returns true if it changed \p F.
+bool routeRethrowsToReturn(llvm::Function &F);
+
 /// From the start of the pipeline to its end, thread_local addresses are
 /// computed by an opaque call that no call lets LLVM reuse across, since
 /// any call may return on another thread (ThreadLocals.cpp). Each returns
