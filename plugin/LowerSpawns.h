@@ -47,6 +47,9 @@ inline constexpr const char *FrameFreeName = "__weft_frame_free";
 inline constexpr const char *ArgumentTemporariesAttr = "weft-arg-temporaries";
 /// Reads a frame's `stolen` flag: `i1 (ptr frame)`, lowered by FrameToStack.
 inline constexpr const char *IsStolenName = "__weft_is_stolen";
+/// Metadata on the empty asm that lets a spawn's destination escape
+/// (SpawnWindow.cpp), telling it from the program's own empty asm.
+inline constexpr const char *EscapeMarkerMD = "weft.escape";
 
 class LowerSpawnsPass : public llvm::PassInfoMixin<LowerSpawnsPass> {
 public:
