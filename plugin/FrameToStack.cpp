@@ -16,7 +16,8 @@
 // the inlined fast path (FastPath.cpp), the stolen checks
 // (StolenChecks.cpp), the frames above with their initialisation sunk
 // (SinkFrameInit.cpp), dynamic allocas (DynamicAllocas.cpp), a clean-up of
-// what it changed, and last the thread-local addresses (ThreadLocals.cpp).
+// what it changed, the fast clones' rethrows routed to their return
+// (RethrowExits.cpp), and last the thread-local addresses (ThreadLocals.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,6 +136,9 @@ PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (CleanUp) {
     Touched.insert(FastClones.begin(), FastClones.end());
     Changed |= cleanUpFastClones(Touched, MAM, M);
+    // After the clean-up, which would see the new edges as dead.
+    for (Function *F : FastClones)
+      Changed |= routeRethrowsToReturn(*F);
   }
   // Last: from here on, thread-local addresses are the readnone intrinsic
   // again, which no pass may see.

@@ -47,6 +47,9 @@ inline constexpr const char *FrameFreeName = "__weft_frame_free";
 inline constexpr const char *ArgumentTemporariesAttr = "weft-arg-temporaries";
 /// Reads a frame's `stolen` flag: `i1 (ptr frame)`, lowered by FrameToStack.
 inline constexpr const char *IsStolenName = "__weft_is_stolen";
+/// Metadata on the empty asm that lets a spawn's destination escape
+/// (SpawnWindow.cpp), telling it from the program's own empty asm.
+inline constexpr const char *EscapeMarkerMD = "weft.escape";
 
 class LowerSpawnsPass : public llvm::PassInfoMixin<LowerSpawnsPass> {
 public:
@@ -91,6 +94,12 @@ bool lowerStolenChecks(llvm::Module &M,
 /// coroutine frame. Returns true if it changed anything.
 bool placeDynamicAllocas(llvm::Module &M,
                          const llvm::SmallPtrSetImpl<llvm::Function *> &FastClones);
+
+/// Runs last on each fast clone, from FrameToStackPass: the `unreachable`
+/// after each runtime rethrow becomes a branch to the function's only
+/// return, so that shrink-wrapping can keep the prologue off the paths
+/// that never spawn (RethrowExits.cpp). Returns true if it changed \p F.
+bool routeRethrowsToReturn(llvm::Function &F);
 
 /// From the start of the pipeline to its end, thread_local addresses are
 /// computed by an opaque call that no call lets LLVM reuse across, since

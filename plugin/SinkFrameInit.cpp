@@ -22,8 +22,9 @@
 // spawning function's frame through its coroutine handle (a thief resumes
 // it, or it completes), so the slot is never read.
 //
-// The stores (and the empty asm that marks a spawn's destination as
-// escaped) move to the nearest block that dominates every other use of the
+// The empty asm that marked a spawn's destination as escaped goes, the
+// destination being a slot of the frame now (dropEscapeMarkers below). The
+// stores move to the nearest block that dominates every other use of the
 // frame, outside any loop, before the first such use there. What they
 // store is a constant, an argument or a value of the entry block, so it is
 // available there, and nothing reads the frame before (the frame is the
@@ -37,6 +38,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
@@ -53,17 +55,54 @@ using namespace llvm;
 STATISTIC(NumSunkInits, "Frame initialisations moved off paths without spawns");
 STATISTIC(NumDroppedDestroyPointers,
           "Stores of a coroutine's destroy function dropped from fast clones");
+STATISTIC(NumDroppedEscapeMarkers,
+          "Escape markers of allocas that became frame slots dropped");
 
 namespace weft {
 namespace {
 
-/// The empty asm that lets a spawn's destination escape (SpawnLowering.cpp,
-/// escapeDestinations): it emits nothing and only needs to come before the
-/// destination's uses, so it moves with the stores.
+/// The empty asm that lets a spawn's destination escape (SpawnWindow.cpp,
+/// escapeDestinations).
 bool isEscapeMarker(const Instruction &I) {
-  const auto *Call = dyn_cast<CallInst>(&I);
-  const auto *Asm = Call ? dyn_cast<InlineAsm>(Call->getCalledOperand()) : nullptr;
-  return Asm && Asm->getAsmString().empty();
+  return isa<CallInst>(I) && I.getMetadata(EscapeMarkerMD);
+}
+
+/// Whether anything but the escape markers captures the frame.
+struct CapturedOtherwise : CaptureTracker {
+  bool Captured = false;
+  void tooManyUses() override { Captured = true; }
+  bool captured(const Use *U) override {
+    if (isEscapeMarker(*cast<Instruction>(U->getUser())))
+      return false;
+    Captured = true;
+    return true;
+  }
+};
+
+/// Drops the escape markers of allocas that coro-split turned into slots
+/// of \p Frame, and takes them out of \p Uses. A marker made its alloca
+/// escape so that no load of it after a sync could be hoisted above the
+/// sync's runtime calls. The frame escapes anyway: every spawn first
+/// pushes it, which stores its address in the deque (or passes it to the
+/// runtime), so every call after a push may write any slot. Only the fast
+/// clone has the markers (they sat in the entry block), and a fast clone's
+/// syncs make no calls at all. Left alone, a marker would still clobber
+/// all memory, making the fast clone reload from the frame the arguments
+/// it has just spilled there, and it would take a register for its operand.
+void dropEscapeMarkers(AllocaInst *Frame, SmallVectorImpl<Instruction *> &Uses) {
+  CapturedOtherwise Tracker;
+  PointerMayBeCaptured(Frame, &Tracker);
+  if (!Tracker.Captured)
+    return;
+  SmallVector<Instruction *, 4> Markers;
+  for (Instruction *I : Uses)
+    if (isEscapeMarker(*I))
+      Markers.push_back(I);
+  for (Instruction *Marker : Markers) {
+    erase(Uses, Marker);
+    Marker->eraseFromParent();
+    ++NumDroppedEscapeMarkers;
+  }
 }
 
 /// The bytes of \p Frame that \p I reads or writes, for a non-atomic load,
@@ -173,6 +212,7 @@ bool sinkFrameInitialization(AllocaInst *Frame) {
   SmallVector<Instruction *, 32> Uses;
   collectFrameUses(Frame, Uses);
   dropDestroyPointer(Frame, Uses);
+  dropEscapeMarkers(Frame, Uses);
 
   // The initialisations: the escape markers, and the entry block's plain
   // stores and memsets into the frame, with the bytes they write.

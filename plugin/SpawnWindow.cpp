@@ -181,6 +181,8 @@ const char *whyNoWindow(CallBase *Call, Instruction *First) {
 /// runtime calls, and a thief would read it while the child still writes it.
 /// An escaped alloca may be written by any unknown call, so the sync's
 /// runtime calls and suspend order those loads. The asm emits nothing.
+/// After coro-split such an alloca is a slot of the frame, which the push
+/// captures anyway, and the marker goes (SinkFrameInit.cpp).
 void SpawnLowering::escapeDestinations(ArrayRef<Instruction *> Window) {
   SmallPtrSet<Value *, 4> Objects;
   auto *Spawned = cast<CallBase>(Window.front());
@@ -202,7 +204,8 @@ void SpawnLowering::escapeDestinations(ArrayRef<Instruction *> Window) {
     auto *Escape = InlineAsm::get(
         FunctionType::get(B.getVoidTy(), {Alloca->getType()}, false), "",
         "r,~{memory}", /*hasSideEffects=*/true);
-    B.CreateCall(Escape, {Alloca});
+    B.CreateCall(Escape, {Alloca})
+        ->setMetadata(EscapeMarkerMD, MDNode::get(F.getContext(), {}));
   }
 }
 

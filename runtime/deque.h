@@ -93,7 +93,7 @@ public:
     std::int64_t B, T0;
     if (reserve_bottom(B, T0)) // more than one element: no thief can reach B
       return ring_.load(std::memory_order_relaxed)->get(B);
-    return pop_last(B, T0);
+    return pop_fenced(B);
   }
 
   /// Owner only. As pop() != T(), without reading the element: whether the
@@ -103,7 +103,7 @@ public:
     std::int64_t B, T0;
     if (__builtin_expect(reserve_bottom(B, T0), 1))
       return true;
-    return pop_last(B, T0) != T();
+    return pop_fenced(B) != T();
   }
 
   /// Any thread but the owner. Takes the oldest element into \p Out.
@@ -115,7 +115,7 @@ public:
     // A stale view only makes this steal miss, as if it had come earlier.
     if (bottom_.load(std::memory_order_relaxed) <= T0)
       return StealResult::Empty;
-    heavy_fence(); // pairs with light_fence() in pop()
+    heavy_fence(); // pairs with the owner's fence in reserve_bottom()
     // Acquire: pairs with push's release store; the element is visible.
     std::int64_t B = bottom_.load(std::memory_order_acquire);
     if (B <= T0)
@@ -235,20 +235,35 @@ private:
   /// Owner only: the first half of a pop. Moves bottom down over the newest
   /// element (\p B is its index) and reads top into \p T0. True when more
   /// than one element was there, so that no thief can reach slot B and the
-  /// pop is done; otherwise pop_last() must finish it.
+  /// pop is done; otherwise pop_fenced() must finish it.
+  ///
+  /// The common path tests no fence mode. With asymmetric fences the
+  /// compiler barrier is the owner's whole side of the pair with steal().
+  /// With symmetric fences the load of top below is not fenced, so its
+  /// value must not decide anything: pop_bias_ then makes the test fail
+  /// whatever the load returned, and pop_fenced() issues the full fence
+  /// and loads top again (fence.h).
   bool reserve_bottom(std::int64_t &B, std::int64_t &T0) {
     B = bottom_.load(std::memory_order_relaxed) - 1;
     // Relaxed: thieves order this store against their read of bottom with
-    // the fence pair below, not with release/acquire.
+    // the fence pair, not with release/acquire.
     bottom_.store(B, std::memory_order_relaxed);
     light_fence(); // pairs with heavy_fence() in steal()
     T0 = top_.load(std::memory_order_relaxed);
-    return T0 < B;
+    return T0 + pop_bias_ < B;
   }
 
-  /// Owner only: the rest of a pop that found at most one element. Kept
-  /// out of line: it runs when the deque is nearly empty, not per spawn.
-  __attribute__((noinline)) T pop_last(std::int64_t B, std::int64_t T0) {
+  /// Owner only: the rest of a pop that reserve_bottom() could not finish:
+  /// at most one element was left, or the fences are symmetric. Kept out of
+  /// line: it runs when the deque is nearly empty, not per spawn (in
+  /// symmetric mode on every pop, where the fence costs more than the call).
+  __attribute__((noinline)) T pop_fenced(std::int64_t B) {
+    if (pop_bias_ != 0)
+      symmetric_fence(); // pairs with heavy_fence() in steal()
+    // Relaxed, as in reserve_bottom(): ordered by the fence pair.
+    std::int64_t T0 = top_.load(std::memory_order_relaxed);
+    if (T0 < B) // more than one element after all
+      return ring_.load(std::memory_order_relaxed)->get(B);
     if (T0 > B) { // was empty
       bottom_.store(B + 1, std::memory_order_relaxed);
       return T();
@@ -290,6 +305,11 @@ private:
   // peak is 0, so the first push traps.
   std::int64_t mask_ = kInitialCapacity - 1;
   std::int64_t push_limit_ = 0;
+  // 0 with asymmetric fences; otherwise so large that reserve_bottom()'s
+  // test fails for any top and bottom (indices stay far below 2^62), so
+  // that every pop goes through pop_fenced() and its full fence. Set once:
+  // the fence mode is fixed before any worker's deque exists.
+  std::int64_t pop_bias_ = fences_asymmetric() ? 0 : std::int64_t(1) << 62;
   std::int64_t slow_pushes_ = 0;
   // Written by the owner only, read by statistics from any thread.
   std::atomic<std::int64_t> peak_{0};

@@ -13,7 +13,7 @@
 // The bodies are Deque's own owner operations (deque.h), so the runtime and
 // the inlined code cannot drift apart. Anything uncommon (a thread's first
 // spawn, a full ring, sleeping workers, stress mode, the last element of a
-// deque) calls back into libweft (abi.cpp, Deque::pop_last).
+// deque) calls back into libweft (abi.cpp, Deque::pop_fenced).
 //
 // Each thread-local read is done where it stands, never reused across the
 // spawned call: a stolen parent's child may return on another thread (the

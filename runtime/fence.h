@@ -27,6 +27,16 @@
 // seq_cst fences. ThreadSanitizer models neither membarrier nor standalone
 // fences; its build defines WEFT_SYMMETRIC_FENCES.
 //
+// The owner's pop does not test the mode on its common path (that test was
+// a load and a branch per spawn). It always issues the compiler barrier,
+// loads `top`, and decides "more than one element, done" from a comparison
+// that a per-deque bias makes fail in symmetric mode, whatever the load
+// returned (deque.h, reserve_bottom()). The pop then goes out of line,
+// issues the seq_cst fence and loads `top` again, and decides only from
+// that load: so in symmetric mode every decision rests on a fenced load,
+// exactly as before, and the unfenced load is never used. A membarrier-less
+// kernel pays a call per pop on top of the fence it already paid.
+//
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_RUNTIME_FENCE_H
 #define WEFT_RUNTIME_FENCE_H
@@ -51,18 +61,19 @@ inline bool fences_asymmetric() {
 #ifdef WEFT_SYMMETRIC_FENCES
   return false;
 #else
-  // Expected: the compiler barrier is the fall-through path of every pop.
-  return __builtin_expect(detail::AsymmetricFences, true);
+  return detail::AsymmetricFences;
 #endif
 }
 
-/// The owner's side of a Dekker pair: a compiler barrier when thieves use
-/// membarrier, a full fence otherwise.
-inline void light_fence() {
-  if (fences_asymmetric())
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-  else
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+/// The owner's side of a Dekker pair, always issued: a compiler barrier,
+/// which is all of it when thieves use membarrier.
+inline void light_fence() { std::atomic_signal_fence(std::memory_order_seq_cst); }
+
+/// The rest of the owner's side when the fences are symmetric: a full
+/// fence, after light_fence() and before the load whose value the owner
+/// acts on (the deque's pop decides only from a load made after it).
+inline void symmetric_fence() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
 /// The rare side of a Dekker pair (a thief, a worker going to sleep):

@@ -6,14 +6,18 @@
 // becomes an invoke whose landing pad records the exception and pops, that
 // code built with -fno-exceptions gets no landing pad at all, and that after
 // coro-split the fast clone keeps the push/pop while a slow clone (.resume)
-// with a resume dispatch exists. Functions without spawns are untouched and
+// with a resume dispatch exists. The result's variable escapes through an
+// empty asm until coro-split has made it a slot of the frame, which the
+// push captures anyway; then the asm goes, and the slow clone never had it. Functions without spawns are untouched and
 // no marker survives.
 //
 // RUN: %clangxx -fplugin=%plugin -O1 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.ll
 // RUN: FileCheck --check-prefix=MARKS %s < %t.ll
 // RUN: %opt-weft -passes=weft-lower-spawns -S %t.ll | FileCheck --check-prefix=LOWER %s
 // RUN: %opt-weft -passes=weft-lower-spawns -S %t.ll | FileCheck --check-prefix=NOLOC %s
+// RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup' -S %t.ll | FileCheck --check-prefix=ESCAPE %s
 // RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup,weft-frame-to-stack' -S %t.ll | FileCheck --check-prefix=SPLIT %s
+// RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup,weft-frame-to-stack' -S %t.ll | FileCheck --check-prefix=NOESCAPE %s
 // RUN: %clangxx -fplugin=%plugin -fno-exceptions -O1 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.noeh.ll
 // RUN: %opt-weft -passes=weft-lower-spawns -S %t.noeh.ll | FileCheck --check-prefix=NOEH %s
 #include <cilk/cilk.h>
@@ -79,6 +83,19 @@ long plain(long n) { return n + 1; }
 // NOEH-NOT: landingpad
 // NOEH-NOT: invoke
 // NOEH-LABEL: define {{.*}} @_Z5plainl(
+
+// ESCAPE-LABEL: define {{.*}} @_Z3fibl(
+// ESCAPE: call void asm sideeffect "", "r,~{memory}"(ptr {{.*}}), !weft.escape
+// ESCAPE: call void @__weft_push(
+// ESCAPE-LABEL: define internal fastcc void @_Z3fibl.resume(
+// ESCAPE-NOT: asm sideeffect
+// ESCAPE-LABEL: define internal fastcc void @_Z3fibl.destroy(
+
+// NOESCAPE-LABEL: define {{.*}} @_Z3fibl(
+// NOESCAPE-NOT: asm sideeffect
+// NOESCAPE-LABEL: define internal fastcc void @_Z3fibl.resume(
+// NOESCAPE-NOT: asm sideeffect
+// NOESCAPE-LABEL: define internal fastcc void @_Z3fibl.destroy(
 
 // SPLIT-LABEL: define {{.*}} @_Z3fibl(
 // SPLIT: alloca [{{[0-9]+}} x i8], align 16

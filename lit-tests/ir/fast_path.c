@@ -2,7 +2,10 @@
 // (runtime/fast_path.cpp, embedded in the plugin; plugin/FastPath.cpp):
 // no call to __weft_push or __weft_pop is left on the common path, the push
 // publishes the frame with a release store of the deque's bottom before the
-// spawned call, and the pop reads the thread's worker again, in a new block
+// spawned call (computing its argument from the function's own argument,
+// not from the frame slot it was just spilled to: the empty asm that made
+// the result's variable escape before coro-split is gone, the variable
+// being a frame slot now), and the pop reads the thread's worker again, in a new block
 // after the call (the child may have returned on another thread). The fast
 // clone's syncs cost nothing (its stolen checks fold to false, so no call
 // to __weft_sync_slow is left), and a call that returns before its first
@@ -35,6 +38,12 @@ long fib(long n) {
 }
 
 // FAST-LABEL: define {{.*}} @fib(
+// FAST-NOT: asm sideeffect
+// FAST-NOT: load
+// FAST: store i64 %0,
+// FAST-NOT: load
+// FAST: add nsw i64 %0, -1
+// FAST-NOT: load
 // FAST: call ptr @llvm.threadlocal.address.p0(ptr @_ZN4weft6detail12ThreadWorkerE)
 // FAST: store atomic i64 {{.*}} release
 // FAST: call {{.*}}i64 @fib(
