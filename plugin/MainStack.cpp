@@ -88,18 +88,17 @@ Function *createEntry(Function &UserMain, FunctionType *Type) {
 /// The new main: through the runtime when it is linked, else directly.
 void defineMain(Function &Main, Function &Entry, FunctionCallee RunMain) {
   LLVMContext &Ctx = Main.getContext();
+  auto *Start = BasicBlock::Create(Ctx, "", &Main);
   auto *Own = BasicBlock::Create(Ctx, "own", &Main);
   auto *Deep = BasicBlock::Create(Ctx, "deep", &Main);
-  IRBuilder<> B(Own);
-  auto *Start = BasicBlock::Create(Ctx, "", &Main, Own);
+  IRBuilder<> B(Start);
+  B.CreateCondBr(B.CreateIsNotNull(RunMain.getCallee()), Deep, Own);
   SmallVector<Value *, 4> Args(llvm::make_pointer_range(Main.args()));
+  B.SetInsertPoint(Own);
   B.CreateRet(B.CreateCall(&Entry, Args));
   B.SetInsertPoint(Deep);
   Args.insert(Args.begin(), &Entry);
   B.CreateRet(B.CreateCall(RunMain, Args));
-  B.SetInsertPoint(Start);
-  Value *Linked = B.CreateIsNotNull(RunMain.getCallee());
-  B.CreateCondBr(Linked, Deep, Own);
 }
 
 } // namespace

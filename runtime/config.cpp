@@ -6,6 +6,7 @@
 
 #include "weft/api.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +62,8 @@ unsigned cpusInAffinityMask() {
 static_assert(WEFT_MAX_NWORKERS <= kMaxWorkers / 2);
 
 constexpr unsigned long kLargestStackKB = 1ul << 20; // 1 GiB
+// The stack a serial program usually gets (ulimit -s).
+constexpr unsigned long kUsualStackKB = 8192;
 
 /// WEFT_NWORKERS if set, else OpenCilk's and Cilk Plus's CILK_NWORKERS, so
 /// that their users' scripts keep working.
@@ -76,12 +79,10 @@ const char *nworkersVariable() {
 /// about 10 times a serial one's (main_stack.h). It is address space: the
 /// stacks are mapped with MAP_NORESERVE, and only touched pages cost.
 unsigned long deepStackKB(const rlimit &StackLimit) {
-  constexpr unsigned long kSerialDefaultKB = 8192;
   unsigned long SerialKB = StackLimit.rlim_cur == RLIM_INFINITY
-                               ? kSerialDefaultKB
+                               ? kUsualStackKB
                                : static_cast<unsigned long>(StackLimit.rlim_cur >> 10);
-  unsigned long KB = SerialKB * 16;
-  return KB < kLargestStackKB ? KB : kLargestStackKB;
+  return std::min(SerialKB * 16, kLargestStackKB);
 }
 
 /// main's stack by default: a deep stack, or none (0) when the stack limit
@@ -106,10 +107,9 @@ unsigned long defaultStackKB(const rlimit &StackLimit, unsigned Workers,
   unsigned long Stacks = (MaxStacks ? MaxStacks : kDefaultStacksPerWorker * Workers) +
                          kFreeStacksKept * Workers + 2;
   unsigned long FitKB = static_cast<unsigned long>(AddressLimit.rlim_cur >> 11) / Stacks;
-  constexpr unsigned long kFloorKB = 8192;
   if (FitKB >= KB)
     return KB;
-  return FitKB > kFloorKB ? FitKB : (KB < kFloorKB ? KB : kFloorKB);
+  return std::max(FitKB, std::min(KB, kUsualStackKB));
 }
 
 Config parse() {

@@ -17,8 +17,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <sys/mman.h>
-#include <unistd.h>
 
 namespace weft {
 
@@ -48,33 +46,6 @@ struct MainCall {
 /// thread that entered main ever sets it.
 thread_local MainCall *Running = nullptr;
 
-/// Maps \p Bytes of stack above a guard page; returns its lowest usable
-/// address, or null if the address space (ulimit -v) has no room.
-char *mapStack(std::size_t Bytes, std::size_t Page) {
-  void *Mapping = mmap(nullptr, Bytes + Page, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
-                       -1, 0);
-  if (Mapping == MAP_FAILED)
-    return nullptr;
-  if (mprotect(Mapping, Page, PROT_NONE) != 0) {
-    munmap(Mapping, Bytes + Page);
-    return nullptr;
-  }
-  return static_cast<char *>(Mapping) + Page;
-}
-
-/// Without room for the default size, main runs where the serial program
-/// would; a size the user asked for is an error.
-int cannotMap(MainCall &Call, std::size_t Bytes) {
-  if (!std::getenv("WEFT_MAIN_STACK_KB"))
-    return Call.Entry(Call.Argc, Call.Argv, Call.Envp);
-  std::fprintf(stderr,
-               "weft: cannot map a %zu-byte stack for main (set "
-               "WEFT_MAIN_STACK_KB lower, or to 0 for main's own stack)\n",
-               Bytes);
-  std::exit(2);
-}
-
 /// The first and only activation of the mapped stack.
 [[noreturn]] void runOnMappedStack(transfer_t From) {
   auto *Call = static_cast<MainCall *>(From.data);
@@ -95,12 +66,8 @@ int cannotMap(MainCall &Call, std::size_t Bytes) {
   __builtin_unreachable();
 }
 
-int runOnMappedStack(MainCall &Call, std::size_t Bytes) {
-  const std::size_t Page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  Bytes = (Bytes + Page - 1) & ~(Page - 1);
-  char *Bottom = mapStack(Bytes, Page);
-  if (!Bottom)
-    return cannotMap(Call, Bytes);
+/// Runs \p Call on the stack of \p Bytes at \p Bottom; returns its result.
+int runOnMappedStack(MainCall &Call, char *Bottom, std::size_t Bytes) {
   Call.Bottom = Bottom;
   Call.Size = Bytes;
 #ifdef WEFT_TSAN_FIBERS
@@ -141,9 +108,21 @@ using namespace weft;
 
 extern "C" int __weft_run_main(int (*Entry)(int, char **, char **), int Argc,
                                char **Argv, char **Envp) {
-  std::size_t Bytes = config().main_stack_bytes;
+  const std::size_t Bytes = config().main_stack_bytes;
   if (Bytes == 0 || Running)
     return Entry(Argc, Argv, Envp);
-  MainCall Call{Entry, Argc, Argv, Envp};
-  return runOnMappedStack(Call, Bytes);
+  if (char *Bottom = map_guarded_stack(Bytes)) {
+    MainCall Call{Entry, Argc, Argv, Envp};
+    return runOnMappedStack(Call, Bottom, Bytes);
+  }
+  // Without room for the default size, main runs where the serial program
+  // would; a size the user asked for is an error.
+  if (std::getenv("WEFT_MAIN_STACK_KB")) {
+    std::fprintf(stderr,
+                 "weft: cannot map a %zu-byte stack for main (set "
+                 "WEFT_MAIN_STACK_KB lower, or to 0 for main's own stack)\n",
+                 Bytes);
+    std::exit(2);
+  }
+  return Entry(Argc, Argv, Envp);
 }

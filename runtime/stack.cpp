@@ -101,6 +101,8 @@ void finishSwitch(transfer_t From) {
   scheduler_loop();
 }
 
+std::size_t page_bytes() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
+
 } // namespace
 
 Stack *adopt_native_stack(Worker *Home) {
@@ -127,13 +129,26 @@ void describe_native_stack(Stack *S) {
   pthread_attr_destroy(&Attr);
 }
 
-Stack *create_scheduler_stack() {
-  const std::size_t Page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  const std::size_t Bytes = config().stack_bytes + Page;
-  void *Mapping = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
+
+char *map_guarded_stack(std::size_t Usable) {
+  const std::size_t Page = page_bytes();
+  void *Mapping = mmap(nullptr, Usable + Page, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
                        -1, 0);
-  if (Mapping == MAP_FAILED || mprotect(Mapping, Page, PROT_NONE) != 0) {
+  if (Mapping == MAP_FAILED)
+    return nullptr;
+  if (mprotect(Mapping, Page, PROT_NONE) != 0) {
+    munmap(Mapping, Usable + Page);
+    return nullptr;
+  }
+  return static_cast<char *>(Mapping) + Page;
+}
+
+Stack *create_scheduler_stack() {
+  const std::size_t Page = page_bytes();
+  const std::size_t Bytes = config().stack_bytes + Page;
+  char *Bottom = map_guarded_stack(config().stack_bytes);
+  if (!Bottom) {
     // Within the bound, so the address space (ulimit -v) or the map count
     // is smaller than WEFT_MAX_STACKS stacks of WEFT_STACK_KB need.
     std::fprintf(stderr,
@@ -145,14 +160,13 @@ Stack *create_scheduler_stack() {
   }
   // The Stack record sits at the top of its own stack; the fiber's frames
   // grow down from just below it to the guard page.
-  char *Top = static_cast<char *>(Mapping) + Bytes;
+  char *Top = Bottom + config().stack_bytes;
   auto *S = new (Top - ((sizeof(Stack) + 63) & ~std::size_t(63))) Stack();
-  S->mapping = Mapping;
+  S->mapping = Bottom - Page;
   S->mapping_bytes = Bytes;
-  std::size_t Usable = reinterpret_cast<char *>(S) -
-                       (static_cast<char *>(Mapping) + Page);
+  std::size_t Usable = reinterpret_cast<char *>(S) - Bottom;
   S->context = make_fcontext(S, Usable, schedulerEntry);
-  S->bottom = static_cast<char *>(Mapping) + Page;
+  S->bottom = Bottom;
   S->size = Usable;
 #ifdef WEFT_TSAN_FIBERS
   S->tsan_fiber = __tsan_create_fiber(0);

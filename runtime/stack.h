@@ -51,6 +51,10 @@ Stack *adopt_native_stack(Worker *Home);
 /// Sets \p S's bounds and sanitizer handle to the stack the calling thread
 /// runs on now: its own, or main's (main_stack.h).
 void describe_native_stack(Stack *S);
+/// Maps \p Usable bytes of stack (lazily committed) above a guard page;
+/// returns the lowest usable address, or null when the address space has
+/// no room (ulimit -v). The mapping starts one page below it.
+char *map_guarded_stack(std::size_t Usable);
 /// Creates a fiber stack whose first activation runs the scheduler loop.
 Stack *create_scheduler_stack();
 /// A scheduler fiber for \p W to switch to: one from its free list, or a
