@@ -58,6 +58,7 @@ void parkUntilComplete(Worker *W, Frame *F) {
 /// Ends the strand the worker was running: its views go to \p F as
 /// segment \p Segment of F's strands since the last sync.
 void endStrand(Worker *W, Frame *F, std::uint32_t Segment) {
+  W->scheduler_events.add(); // progress, for the hang watchdog
   deposit_views(F, W->views, Segment);
   W->views = StrandViews::stolen();
 }

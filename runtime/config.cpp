@@ -62,6 +62,8 @@ unsigned cpusInAffinityMask() {
 static_assert(WEFT_MAX_NWORKERS <= kMaxWorkers / 2);
 
 constexpr unsigned long kLargestStackKB = 1ul << 20; // 1 GiB
+// WEFT_DEBUG_HANG's largest value: a day.
+constexpr unsigned long kLongestHangWatchS = 86400;
 // The stack a serial program usually gets (ulimit -s).
 constexpr unsigned long kUsualStackKB = 8192;
 
@@ -137,6 +139,9 @@ Config parse() {
   if (C.main_stack_bytes != 0 && C.main_stack_bytes < (64u << 10))
     invalid("WEFT_MAIN_STACK_KB", std::getenv("WEFT_MAIN_STACK_KB"), MainExpected);
   C.fences = readFenceMode();
+  C.debug_hang_seconds = static_cast<unsigned>(
+      readNumber("WEFT_DEBUG_HANG", 0, kLongestHangWatchS, 0,
+                 "0 (off) or a number of seconds from 1 to 86400"));
   return C;
 }
 

@@ -18,6 +18,9 @@
 //   WEFT_FENCES=auto|symmetric|asymmetric
 //                      how pop and steal are ordered (fence.h); auto uses
 //                      membarrier where the kernel offers it
+//   WEFT_DEBUG_HANG=S  when nothing moves for S seconds while work is
+//                      outstanding, print each worker's state to stderr
+//                      (hang_watch.h); 0, the default, watches nothing
 //
 // Every value is checked once, at program start; a bad value prints one
 // line naming the variable and exits with status 2.
@@ -45,6 +48,7 @@ struct Config {
   std::size_t main_stack_bytes = 0; // 0: main stays on its own stack
   std::size_t max_stacks = 0; // 0: kDefaultStacksPerWorker per worker
   FenceMode fences = FenceMode::Auto;
+  unsigned debug_hang_seconds = 0; // 0: no hang watchdog
 };
 
 /// Parses the environment once; later calls return the same settings.

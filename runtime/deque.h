@@ -145,6 +145,23 @@ public:
     return N > 0 ? N : 0;
   }
 
+  /// Any thread, for diagnostics (hang_watch.h): both ends as last
+  /// written, read relaxed, so possibly from different moments.
+  struct Ends {
+    std::int64_t top, bottom;
+  };
+  Ends ends() const {
+    return {top_.load(std::memory_order_relaxed),
+            bottom_.load(std::memory_order_relaxed)};
+  }
+
+  /// Any thread, for diagnostics: the frames the deque held at about this
+  /// moment (never negative).
+  std::int64_t size_seen() const {
+    Ends E = ends();
+    return E.bottom > E.top ? E.bottom - E.top : 0;
+  }
+
   /// Owner only: slots in the live ring.
   std::int64_t capacity() const {
     return ring_.load(std::memory_order_relaxed)->capacity;

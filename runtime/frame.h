@@ -56,12 +56,13 @@ struct Frame {
     return reinterpret_cast<char *>(this) - WEFT_FRAME_PROMISE_OFFSET;
   }
 
-  /// Enters the slow clone at the frame's current resume point.
-  void resume() {
-    void *Handle = coroutine();
-    auto *Entry = *static_cast<void (**)(void *)>(Handle);
-    Entry(Handle);
+  /// The slow clone's entry.
+  void (*slowClone())(void *) {
+    return *static_cast<void (**)(void *)>(coroutine());
   }
+
+  /// Enters the slow clone at the frame's current resume point.
+  void resume() { slowClone()(coroutine()); }
 };
 
 inline constexpr std::int64_t kWaitBias = std::int64_t(1) << 40;

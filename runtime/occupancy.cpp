@@ -89,4 +89,8 @@ std::int64_t stacks_in_use() {
   return StacksInUse.now.load(std::memory_order_relaxed);
 }
 
+std::int64_t parked_stacks_now() {
+  return ParkedStacks.now.load(std::memory_order_relaxed);
+}
+
 } // namespace weft

@@ -44,8 +44,10 @@ std::uint64_t peak_stacks_in_use();
 std::uint64_t peak_parked_stacks();
 /// The most fiber stacks mapped at once.
 std::uint64_t peak_stacks_mapped();
-/// Fiber stacks in use now, for an error message.
+/// Fiber stacks in use now, and stacks parked now, for an error message
+/// or a hang report.
 std::int64_t stacks_in_use();
+std::int64_t parked_stacks_now();
 
 } // namespace weft
 

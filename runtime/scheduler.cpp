@@ -88,8 +88,17 @@ void backOff(Worker *W, unsigned &Failures) {
 /// short, since a stack may come back at any moment.
 void waitForStackCredit(Worker *W) {
   W->stats.throttled.add();
+  W->activity.store(Activity::Throttled, std::memory_order_relaxed);
   timespec Pause{0, 50 * 1000};
   nanosleep(&Pause, nullptr);
+}
+
+/// \p W leaves the scheduler loop for program code: \p SlowClone's, or a
+/// resumed stack's (null). Told to the hang watchdog (hang_watch.h).
+void enterProgram(Worker *W, const void *SlowClone) {
+  W->scheduler_events.add();
+  W->running_code.store(SlowClone, std::memory_order_relaxed);
+  W->activity.store(Activity::Running, std::memory_order_relaxed);
 }
 
 template <typename T> T *take(T *&Slot) {
@@ -104,6 +113,7 @@ void run_frame(Worker *W, Frame *F, std::uint32_t Segment) {
   Stack *S = W->current_stack;
   S->resumed_frame = F;
   S->resumed_segment = Segment;
+  enterProgram(W, reinterpret_cast<const void *>(F->slowClone()));
   F->resume();
   // The slow clone may have parked and resumed this stack on another
   // thread; S is this stack's own record, wherever it runs now.
@@ -126,6 +136,7 @@ void scheduler_loop() {
   unsigned Failures = 0;
   for (;;) {
     Worker *W = current_worker();
+    W->activity.store(Activity::Looking, std::memory_order_relaxed);
     if (Frame *F = take(W->ready_frame)) {
       // After its sync: one strand again, with the views of all of them.
       W->views = take_views(F);
@@ -134,11 +145,13 @@ void scheduler_loop() {
       continue;
     }
     if (Stack *S = take(W->ready_stack)) {
+      enterProgram(W, nullptr);
       switch_to(S, PendingAction::Recycle);
       Failures = 0;
       continue;
     }
     if (Stack *S = W->home_ready.exchange(nullptr, std::memory_order_acquire)) {
+      enterProgram(W, nullptr);
       switch_to(S, PendingAction::Recycle);
       Failures = 0;
       continue;

@@ -4,6 +4,7 @@
 
 #include "config.h"
 #include "fence.h"
+#include "hang_watch.h"
 #include "stack_budget.h"
 
 #include <climits>
@@ -125,6 +126,7 @@ Worker *startPool() {
     PoolThreads->emplace_back(workerThreadMain, W);
   }
   std::atexit(shutdownPool);
+  start_hang_watch();
   return Caller;
 }
 
@@ -192,8 +194,10 @@ void idle_sleep(Worker *W) {
   heavy_fence();
   if (!workVisible(W)) {
     W->stats.sleeps.add();
+    W->activity.store(Activity::Sleeping, std::memory_order_relaxed);
     timespec Timeout{0, 5 * 1000 * 1000};
     futex(&WakeEpoch, FUTEX_WAIT_PRIVATE, Epoch, &Timeout);
+    W->activity.store(Activity::Looking, std::memory_order_relaxed);
   }
   PushHooks.fetch_sub(1, std::memory_order_relaxed);
 }

@@ -13,6 +13,7 @@
 
 #include "deque.h"
 #include "frame.h"
+#include "hang_watch.h"
 #include "stack.h"
 #include "stats.h"
 #include "views.h"
@@ -42,6 +43,13 @@ struct alignas(64) Worker {
   StrandViews views = StrandViews::leftmost(); // of the strand running here
 
   WorkerStats stats;
+  // For the hang watchdog (hang_watch.h), written by the owner, relaxed:
+  // what it does now, the slow clone it resumed last (null when it runs
+  // something else), and its resumes and strand ends, which with the
+  // deque's ends and the steal and park counts show that it moves.
+  std::atomic<Activity> activity{Activity::Running};
+  std::atomic<const void *> running_code{nullptr};
+  Counter scheduler_events;
 
   // Written by other workers: a parked native stack of this thread that may
   // run again. Only this thread may run its native stack.
