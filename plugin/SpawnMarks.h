@@ -16,6 +16,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 namespace clang {
+class Preprocessor;
 class Sema;
 }
 
@@ -57,6 +58,12 @@ private:
 /// The Sema parsing this translation unit (set by the plugin's consumer),
 /// for pragma handlers that must know whether they are inside a function.
 clang::Sema *&parsingSema();
+
+/// Reports each keyword (cilk_spawn, weft_for, ...) that expands to serial
+/// code instead of a mark, a precompiled header built without the plugin,
+/// and preprocessed input that lost its keywords (SerialKeywords.cpp).
+enum class InputKind { Source, Preprocessed, PrecompiledHeaderBuild };
+void watchSerialKeywords(clang::Preprocessor &PP, InputKind Input);
 
 } // namespace weft
 

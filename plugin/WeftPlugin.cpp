@@ -50,6 +50,29 @@ bool reportAtSource(DiagnosticsEngine &Diags, unsigned Raw, StringRef Msg) {
   return true;
 }
 
+/// \p Predefines with \p Macros among Clang's own macros, before the
+/// command line's section: the -D and -U options still override them, and
+/// the files of -include and -imacros, which Clang reads at the end of the
+/// predefines, see them as the main file does. Appended at the end instead,
+/// __weft__ would come after a forced include, whose keywords would compile
+/// as serial code.
+std::string withBuiltinMacros(const std::string &Predefines,
+                              const std::string &Macros) {
+  std::size_t CommandLine = Predefines.find("# 1 \"<command line>\" 1\n");
+  if (CommandLine == std::string::npos)
+    return Macros + Predefines;
+  return Predefines.substr(0, CommandLine) + Macros +
+         Predefines.substr(CommandLine);
+}
+
+InputKind inputKind(const FrontendOptions &Frontend) {
+  if (Frontend.ProgramAction == frontend::GeneratePCH)
+    return InputKind::PrecompiledHeaderBuild;
+  if (!Frontend.Inputs.empty() && Frontend.Inputs[0].getKind().isPreprocessed())
+    return InputKind::Preprocessed;
+  return InputKind::Source;
+}
+
 class WeftConsumer : public SemaConsumer {
 public:
   /// The pass runs from CodeGen's consumer, after this one's callbacks and
@@ -110,10 +133,11 @@ protected:
                                                  StringRef) override {
     // The main file has not been entered yet, so predefines still apply.
     Preprocessor &PP = CI.getPreprocessor();
-    std::string Predefines = PP.getPredefines() + "#define __weft__ 1\n";
+    std::string Macros = "#define __weft__ 1\n";
     if (WorkSpan)
-      Predefines += "#define __weft_workspan__ 1\n#define __cilkscale__ 1\n";
-    PP.setPredefines(Predefines);
+      Macros += "#define __weft_workspan__ 1\n#define __cilkscale__ 1\n";
+    PP.setPredefines(withBuiltinMacros(PP.getPredefines(), Macros));
+    watchSerialKeywords(PP, inputKind(CI.getFrontendOpts()));
     CodeGenOptions &CodeGen = CI.getCodeGenOpts();
     CodeGen.PassBuilderCallbacks.push_back(
         [WorkSpan = WorkSpan](llvm::PassBuilder &PB) {

@@ -17,6 +17,7 @@
 #include "worker.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 
@@ -43,7 +44,25 @@ std::string perWorkerList(const char *Key, unsigned Threads, ValueOf Value) {
   return Out;
 }
 
+/// With WEFT_STATS=1 the line is printed at exit by the pool's shutdown
+/// (worker.cpp) when the pool ran, and here when it never started, so that
+/// a program someone expected to run in parallel says spawns=0 at once.
+/// Registered before main, so it runs after the pool's shutdown, which
+/// registers when the pool starts.
+void printIfPoolNeverStarted() {
+  if (worker_count() == 0 && config().stats)
+    print_stats();
+}
+
+[[maybe_unused]] const int RegisteredAtExit =
+    std::atexit(printIfPoolNeverStarted);
+
 } // namespace
+
+/// The drivers, the CMake package and weft.pc link with
+/// -Wl,--undefined=__weft_link_runtime, which pulls this file, and so the
+/// line above, into every program they link, whether it spawns or not.
+extern "C" void __weft_link_runtime(void) {}
 
 void collect_stats(weft_stats &Out) {
   Out = weft_stats{};
@@ -62,7 +81,9 @@ void collect_stats(weft_stats &Out) {
   }
   Out.peak_stacks = peak_stacks_in_use();
   Out.peak_parked = peak_parked_stacks();
-  Out.max_stacks = static_cast<std::uint64_t>(stack_budget().limit());
+  // The bound is set when the pool starts; before, there is none to show.
+  Out.max_stacks = Out.threads == 0 ? 0 : static_cast<std::uint64_t>(
+                                              stack_budget().limit());
   Out.peak_mapped = peak_stacks_mapped();
 }
 
@@ -86,7 +107,9 @@ void print_stats() {
                (unsigned long long)Sum.steal_attempts,
                (unsigned long long)Sum.parks, (unsigned long long)Sum.stacks,
                (unsigned long long)Sum.sleeps,
-               fences_asymmetric() ? "asymmetric" : "symmetric",
+               Sum.threads == 0        ? "none"
+               : fences_asymmetric() ? "asymmetric"
+                                     : "symmetric",
                (unsigned long long)Sum.peak_frames,
                (unsigned long long)Sum.peak_stacks,
                (unsigned long long)Sum.peak_parked, PerWorker.c_str(),
