@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ python3 pkg-config
+  cmake ninja-build make g++ python3 pkg-config
   clang-19 llvm-19-dev libclang-19-dev llvm-19-tools libclang-rt-19-dev
   libboost-context-dev libgtest-dev
   libtbb-dev libomp-19-dev gnuplot-nox   # benchmark peers and plots

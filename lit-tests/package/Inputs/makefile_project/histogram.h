@@ -1,0 +1,36 @@
+// The algorithm: a blocked histogram, a recursive reduction and a strided
+// initialisation, all parallel.
+#include "parallel.h"
+
+#include <vector>
+
+inline long blockedSum(const std::vector<long> &Counts, long Lo, long Hi) {
+  if (Hi - Lo < 16) {
+    long Sum = 0;
+    for (long I = Lo; I < Hi; ++I)
+      Sum += Counts[I];
+    return Sum;
+  }
+  long Mid = Lo + (Hi - Lo) / 2;
+  long Left = cilk_spawn blockedSum(Counts, Lo, Mid);
+  long Right = blockedSum(Counts, Mid, Hi);
+  cilk_sync;
+  return Left + Right;
+}
+
+inline std::vector<long> histogram(const std::vector<unsigned> &Keys,
+                                   long Buckets) {
+  long Blocks = 64;
+  long PerBlock = (long)(Keys.size() + Blocks - 1) / Blocks;
+  std::vector<long> Partial(Blocks * Buckets, 0);
+  parallel_for_1 (long B = 0; B < Blocks; B++) {
+    long End = std::min<long>((long)Keys.size(), (B + 1) * PerBlock);
+    for (long I = B * PerBlock; I < End; I++)
+      Partial[B * Buckets + Keys[I] % Buckets]++;
+  }
+  std::vector<long> Counts(Buckets, 0);
+  parallel_for_256 (long K = 0; K < Buckets; K++)
+    for (long B = 0; B < Blocks; B++)
+      Counts[K] += Partial[B * Buckets + K];
+  return Counts;
+}
