@@ -11,12 +11,16 @@
 // call, the assignment and the result's temporary into a function of their
 // own, and spawns that:
 //
-//   lhs = cilk_spawn f(a, g());
+//   T f(long n, const S &s, std::string t);
+//   lhs = cilk_spawn f(i++, S(), name());
 //     ==>
-//   struct __weft_assign_0 {      // a local class: emitted where used
-//     static void run(A1 a, A2 &&b, T *dst) { *dst = f(a, static_cast<A2 &&>(b)); }
+//   struct __weft_assign_0 {      // a local class: CodeGen emits a member
+//                                 // function defined in its class where used
+//     static void run(long n, const S &s, std::string t, T *dst) {
+//       *dst = f(n, s, static_cast<std::string &&>(t));
+//     }
 //   };
-//   cilk_spawn __weft_assign_0::run(a, g(), &lhs);
+//   cilk_spawn __weft_assign_0::run(i++, S(), name(), &lhs);
 //
 // The helper's parameters take each argument exactly as the call's
 // parameter would have (a reference binds the same object, a by-value
