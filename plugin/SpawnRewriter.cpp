@@ -348,6 +348,19 @@ void SpawnRewriter::handleSpawnExpr(Expr *E, const Mark &M, BodyWalk &Walk) {
   }
   if (!Walk.Spawns++)
     Walk.FirstSpawn = M.Written;
+  // `x = cilk_spawn f()` for a class x (also `[[weft::spawn]] x = f();`):
+  // a trivial assignment is a copy in the window, like a scalar's store;
+  // any other moves into a helper the child runs (AssignSpawns.cpp).
+  if (const CXXOperatorCallExpr *Assign =
+          classAssignment(cast<Expr>(*Walk.ExprRoot), Inner)) {
+    Inner = stripImplicit(Assign->getArg(1));
+    noteSpawnResult(Assign->getArg(0), M, Walk);
+    if (const auto *CE = dyn_cast<CallExpr>(Inner);
+        CE && needsAssignHelper(Assign)) {
+      spawnAssignment(Assign, const_cast<CallExpr *>(CE), M, Walk);
+      return;
+    }
+  }
   if (const auto *CE = dyn_cast<CallExpr>(Inner)) {
     if (CallExpr *Owned = ownSpawnedCall(*Walk.ExprRoot, CE, M, Walk))
       spawnCall(Owned, M, InitializesVariable, Walk);
@@ -403,9 +416,12 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
       !CE->getType().isTriviallyCopyableType(Ctx) && !InitializesVariable) {
     // Copy elision constructs a new variable in place, inside the spawn;
     // an assignment would run operator= in the continuation.
+    // (An assignment that is a statement of its own runs in the child:
+    // AssignSpawns.cpp.)
     error(M.Written, "a spawned call returning a class that is not trivially "
                      "copyable must initialise a new variable "
-                     "('T x = cilk_spawn f();')");
+                     "('T x = cilk_spawn f();') or be assigned by a statement "
+                     "of its own ('x = cilk_spawn f();')");
     return;
   }
   const SpawnSite Site{M.Written, argumentLayout(CE)};

@@ -20,6 +20,9 @@
 //                          scope that spawns; ScopeSyncs.cpp)
 //   return cilk_spawn f(x);  ==>  { T r = cilk_spawn f(x); return r; }
 //                          (ReturnSpawns.cpp)
+//   lhs = cilk_spawn f(a);   ==>  cilk_spawn __weft_assign_0::run(a, &lhs);
+//                          (a class with a non-trivial operator=: the helper
+//                          calls f and assigns; AssignSpawns.cpp)
 //
 // The arguments are still evaluated by the original call, in the parent,
 // before the spawn; the IR pass (LowerSpawns.cpp) strips the marker again
@@ -188,6 +191,33 @@ private:
   Mark *returnedSpawn(const clang::ReturnStmt *Return, const BodyWalk &Walk);
   bool splitSpawningReturn(clang::Stmt *&S, BodyWalk &Walk);
 
+  // AssignSpawns.cpp
+  /// A spawned call and what it is called on, as the helper receives it.
+  struct AssignedCall {
+    clang::CallExpr *CE = nullptr;           // null: cannot be moved
+    clang::FunctionDecl *Direct = nullptr;   // a direct call
+    clang::CXXMethodDecl *Method = nullptr;  // a member or operator() call
+    clang::NestedNameSpecifierLoc Qualifier; // `B::` in `obj.B::m()`
+    clang::Expr *Receiver = nullptr; // the object, or a function pointer
+    bool ReceiverIsPointer = false;
+    unsigned FirstArg = 0; // an operator() call's object is argument 0
+  };
+  const clang::CXXOperatorCallExpr *classAssignment(const clang::Expr *Root,
+                                                    const clang::Expr *Inner);
+  bool needsAssignHelper(const clang::CXXOperatorCallExpr *Assign);
+  AssignedCall assignedCall(clang::CallExpr *CE);
+  clang::Expr *receiverPointer(const AssignedCall &Call);
+  clang::CXXMethodDecl *declareAssignHelper(llvm::ArrayRef<clang::QualType> Params,
+                                            clang::SourceLocation Loc,
+                                            BodyWalk &Walk);
+  clang::Expr *forwardParameter(clang::ParmVarDecl *P, const clang::Expr *Orig);
+  clang::Expr *memberOf(clang::ParmVarDecl *P, clang::CXXMethodDecl *Method,
+                        clang::NestedNameSpecifierLoc Qualifier);
+  bool defineAssignHelper(clang::CXXMethodDecl *Run, const AssignedCall &Call,
+                          const clang::CXXOperatorCallExpr *Assign);
+  void spawnAssignment(const clang::CXXOperatorCallExpr *Assign,
+                       clang::CallExpr *CE, const Mark &M, BodyWalk &Walk);
+
   // SpawnRewriter.cpp
   static const clang::Expr *stripImplicit(const clang::Expr *E);
   void handleSpawnExpr(clang::Expr *E, const Mark &M, BodyWalk &Walk);
@@ -232,6 +262,8 @@ private:
   llvm::SmallPtrSet<const clang::FunctionDecl *, 32> WalkedFunctions;
   llvm::SmallPtrSet<const clang::CallExpr *, 32> SpawnedCalls;
   llvm::DenseSet<clang::SourceLocation> Warned; // once per instantiated mark
+  // Assignment helpers declared so far in each function (AssignSpawns.cpp).
+  llvm::DenseMap<const clang::FunctionDecl *, unsigned> AssignHelpers;
   std::set<std::pair<unsigned, std::string>> Errors; // reported once each
 };
 
