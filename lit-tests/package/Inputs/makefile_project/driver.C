@@ -12,7 +12,8 @@ int main() {
     Keys[I] = (unsigned)(Seed >> 33);
   }
   std::vector<long> Counts = histogram(Keys, Buckets);
-  std::printf("total %ld, bucket 0 %ld, bucket 999 %ld\n",
-              blockedSum(Counts, 0, Buckets), Counts[0], Counts[999]);
+  std::printf("total %ld, bucket 0 %ld, bucket 999 %ld, even %ld\n",
+              blockedSum(Counts, 0, Buckets), Counts[0], Counts[999],
+              parityBuckets(Counts));
   return 0;
 }

@@ -2,7 +2,28 @@
 // initialisation, all parallel.
 #include "parallel.h"
 
+#include <utility>
 #include <vector>
+
+using Split = std::pair<std::vector<long>, std::vector<long>>;
+
+/// The buckets with an even and with an odd count, by index.
+inline Split splitByParity(const std::vector<long> &Counts, long Lo, long Hi) {
+  Split Out;
+  for (long I = Lo; I < Hi; ++I)
+    (Counts[I] % 2 ? Out.second : Out.first).push_back(I);
+  return Out;
+}
+
+/// Two halves split in parallel, each assigned to an existing element.
+inline long parityBuckets(const std::vector<long> &Counts) {
+  Split Halves[2];
+  long Mid = (long)Counts.size() / 2;
+  Halves[0] = cilk_spawn splitByParity(Counts, 0, Mid);
+  Halves[1] = splitByParity(Counts, Mid, (long)Counts.size());
+  cilk_sync;
+  return (long)(Halves[0].first.size() + Halves[1].first.size());
+}
 
 inline long blockedSum(const std::vector<long> &Counts, long Lo, long Hi) {
   if (Hi - Lo < 16) {
