@@ -40,10 +40,12 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <set>
 #include <string>
 
 namespace clang {
+class AnnotateTypeAttr;
 class Sema;
 }
 
@@ -188,6 +190,32 @@ private:
   Mark *returnedSpawn(const clang::ReturnStmt *Return, const BodyWalk &Walk);
   bool splitSpawningReturn(clang::Stmt *&S, BodyWalk &Walk);
 
+  // ReducerUses.cpp
+  /// A cilk_reducer's identity and reduce.
+  struct ReducerMonoid {
+    clang::FunctionDecl *Identity;
+    clang::FunctionDecl *Reduce;
+  };
+  bool isReducerType(clang::QualType T) const;
+  bool isReducerPointer(clang::QualType T) const;
+  std::optional<ReducerMonoid> reducerMonoid(const clang::AnnotateTypeAttr *A);
+  std::optional<ReducerMonoid> pointeeMonoid(const clang::Expr *Pointer,
+                                             clang::SourceLocation Use);
+  bool completeReducerType(clang::QualType T, clang::SourceLocation Use);
+  void makeReducerFunctions();
+  clang::Expr *hyperCall(clang::FunctionDecl *Fn, clang::Expr *Key,
+                         clang::QualType T, const ReducerMonoid &M,
+                         clang::SourceLocation Loc);
+  clang::Expr *reducerView(clang::Expr *Key, clang::QualType T,
+                           const ReducerMonoid &M, clang::SourceLocation Loc);
+  clang::Expr *addressOf(clang::Expr *LValue);
+  void noteReducerKey(clang::QualType Destination, const clang::Expr *Value);
+  void noteReducerKeys(const clang::Stmt *S);
+  bool rewriteReducerUse(clang::Stmt *&S, BodyWalk &Walk);
+  void registerLocalReducers(clang::Stmt *&S, BodyWalk &Walk);
+  void checkReducerCaptures(const clang::LambdaExpr *Lambda);
+  void checkReducerDeclaration(const clang::DeclaratorDecl *D);
+
   // SpawnRewriter.cpp
   static const clang::Expr *stripImplicit(const clang::Expr *E);
   void handleSpawnExpr(clang::Expr *E, const Mark &M, BodyWalk &Walk);
@@ -229,6 +257,13 @@ private:
   clang::FunctionDecl *SyncMarker;
   clang::FunctionDecl *ObjectMarker;
   clang::FunctionDecl *SpawnEndMarker;
+  // The runtime's reducer-variable calls, made at the first reducer
+  // (ReducerUses.cpp).
+  clang::FunctionDecl *HyperLookup = nullptr;
+  clang::FunctionDecl *HyperRegister = nullptr;
+  clang::FunctionDecl *HyperUnregister = nullptr;
+  // The `&x` of reducers that are passed on as reducers, not views.
+  llvm::DenseSet<const clang::Expr *> ReducerKeys;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 32> WalkedFunctions;
   llvm::SmallPtrSet<const clang::CallExpr *, 32> SpawnedCalls;
   llvm::DenseSet<clang::SourceLocation> Warned; // once per instantiated mark
