@@ -2,7 +2,8 @@
 //
 // With the plugin, <cilk/cilk.h> spells OpenCilk 2's reducer qualifier
 // `T cilk_reducer(I, R)` as the type attribute
-// `T [[clang::annotate_type("weft_reducer", I, R)]]`. Clang 19 keeps the
+// `T [[clang::annotate_type("weft_reducer", I, R)]]` (in C++, I and R
+// converted to the callbacks' pointer types). Clang 19 keeps the
 // attribute's arguments only in the declaration's type as written (its
 // TypeLoc), not in the type, so I and R are found from a declaration: the
 // variable's own, or the typedef or alias template it names.
@@ -115,13 +116,15 @@ TypeLoc writtenType(const DeclaratorDecl *D) {
   return TSI ? TSI->getTypeLoc() : TypeLoc();
 }
 
-/// The function named by an argument of the annotation, or null.
+/// The function named by an argument of the annotation, or null. In C++
+/// the header converts each to the callback's type, which also resolves a
+/// template-id (`zero<long>`).
 FunctionDecl *namedFunction(Expr *E) {
-  E = E->IgnoreParenImpCasts();
+  E = E->IgnoreParenCasts();
   if (auto *C = dyn_cast<ConstantExpr>(E))
-    E = C->getSubExpr()->IgnoreParenImpCasts();
+    E = C->getSubExpr()->IgnoreParenCasts();
   if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
-    E = U->getSubExpr()->IgnoreParenImpCasts();
+    E = U->getSubExpr()->IgnoreParenCasts();
   auto *Ref = dyn_cast<DeclRefExpr>(E);
   return Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
 }

@@ -40,8 +40,18 @@
  * (docs/reducers.md). Without it, the qualifier vanishes (the serial
  * elision). */
 #if defined(__weft__)
+/* In C++ the conversion resolves a template-id such as zero<long>, which
+ * the attribute would otherwise reject as an overload set, and a function
+ * of another type is an error there; in C the plugin checks the type. */
+#ifdef __cplusplus
+#define __weft_reducer_fn(f, ...) static_cast<void (*)(__VA_ARGS__)>(f)
+#else
+#define __weft_reducer_fn(f, ...) f
+#endif
 #define cilk_reducer(identity, reduce)                                       \
-  [[clang::annotate_type("weft_reducer", identity, reduce)]]
+  [[clang::annotate_type("weft_reducer",                                     \
+                         __weft_reducer_fn(identity, void *),                \
+                         __weft_reducer_fn(reduce, void *, void *))]]
 #else
 #define cilk_reducer(identity, reduce)
 #endif

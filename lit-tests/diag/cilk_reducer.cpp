@@ -1,6 +1,7 @@
 // Verify OpenCilk 2's cilk_reducer qualifier with the plugin: the supported
 // forms (a variable, local, static or global; a typedef; an alias template
-// whose functions do not depend on its parameters; `T cilk_reducer(I, R)
+// whose functions do not depend on its parameters; a function template's
+// specialisation, `zero<long>`; `T cilk_reducer(I, R)
 // *p` used as `*p` and `p->m`; &x passed to such a pointer) compile without
 // a diagnostic, in C++ and in C, and every form the plugin cannot follow is
 // an error where it is written. Without the plugin the qualifier vanishes,
@@ -57,7 +58,7 @@ static void indexed(long cilk_reducer(zero, plus) *p) {
 }
 
 static void bad_callbacks(void) {
-  long cilk_reducer(zero, not_a_callback) odd = 0; // expected-error {{a cilk_reducer's identity must be 'void identity(void *view)' and its reduce 'void reduce(void *left, void *right)'}} c-error {{a cilk_reducer's identity must be}}
+  long cilk_reducer(zero, not_a_callback) odd = 0; // expected-error {{static_cast from 'long (*)(long)' to 'void (*)(void *, void *)' is not allowed}} c-error {{a cilk_reducer's identity must be 'void identity(void *view)' and its reduce 'void reduce(void *left, void *right)'}}
   odd += 1;
 }
 
@@ -80,6 +81,16 @@ template <class T> using dependent_sum = T cilk_reducer(zero_t<T>, plus_t<T>); /
 static void dependent() {
   dependent_sum<long> d = 0;
   d += 1;
+}
+template <class T> static T in_template() {
+  T cilk_reducer(zero_t<T>, plus_t<T>) t = 0; // expected-error {{the identity and the reduce of a cilk_reducer must each name a function}}
+  t += 1;
+  return t;
+}
+template long in_template<long>();
+static void specialization() {
+  long cilk_reducer(zero_t<long>, plus_t<long>) s = 0;
+  s += 1;
 }
 #endif
 
