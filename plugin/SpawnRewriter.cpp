@@ -25,15 +25,15 @@ public:
       R.rewriteBody(FD);
     return true;
   }
-  /// A lambda outside any function body (in a namespace-scope variable's
-  /// or a data member's initialiser) has a call operator that no
-  /// declaration here leads to. Those in bodies were walked with them.
-  /// OpenCilk 2 reducer types where the rewrite cannot follow them
-  /// (ReducerUses.cpp).
+  /// OpenCilk 2 reducer types where the rewrite cannot follow them are
+  /// errors at their declarations (ReducerUses.cpp).
   bool VisitDeclaratorDecl(DeclaratorDecl *D) {
     R.checkReducerDeclaration(D);
     return true;
   }
+  /// A lambda outside any function body (in a namespace-scope variable's
+  /// or a data member's initialiser) has a call operator that no
+  /// declaration here leads to. Those in bodies were walked with them.
   bool VisitLambdaExpr(LambdaExpr *Lambda) {
     R.rewriteBody(Lambda->getCallOperator());
     return true;

@@ -20,6 +20,9 @@
 //                          scope that spawns; ScopeSyncs.cpp)
 //   return cilk_spawn f(x);  ==>  { T r = cilk_spawn f(x); return r; }
 //                          (ReturnSpawns.cpp)
+//   sum  (declared `long cilk_reducer(I, R) sum`)  ==>
+//        (*(long *)__weft_hyper_lookup((void *)&sum, 8, 8, I, R))
+//                          (the strand's view; ReducerUses.cpp)
 //
 // The arguments are still evaluated by the original call, in the parent,
 // before the spawn; the IR pass (LowerSpawns.cpp) strips the marker again
