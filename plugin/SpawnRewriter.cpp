@@ -25,6 +25,12 @@ public:
       R.rewriteBody(FD);
     return true;
   }
+  /// OpenCilk 2 reducer types where the rewrite cannot follow them are
+  /// errors at their declarations (ReducerUses.cpp).
+  bool VisitDeclaratorDecl(DeclaratorDecl *D) {
+    R.checkReducerDeclaration(D);
+    return true;
+  }
   /// A lambda outside any function body (in a namespace-scope variable's
   /// or a data member's initialiser) has a call operator that no
   /// declaration here leads to. Those in bodies were walked with them.
@@ -150,7 +156,10 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
     }
     return;
   }
+  if (rewriteReducerUse(S, Walk)) // ReducerUses.cpp
+    return;
   if (auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+    checkReducerCaptures(Lambda);
     walkLambda(Lambda, Walk); // a function of its own
     return;
   }
@@ -232,6 +241,7 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
     return;
   }
   walkChildren(S, Walk);
+  registerLocalReducers(S, Walk); // ReducerUses.cpp
 }
 
 namespace {

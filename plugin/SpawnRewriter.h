@@ -23,6 +23,9 @@
 //   lhs = cilk_spawn f(a);   ==>  cilk_spawn __weft_assign_0::run(a, &lhs);
 //                          (a class with a non-trivial operator=: the helper
 //                          calls f and assigns; AssignSpawns.cpp)
+//   sum  (declared `long cilk_reducer(I, R) sum`)  ==>
+//        (*(long *)__weft_hyper_lookup((void *)&sum, 8, 8, I, R))
+//                          (the strand's view; ReducerUses.cpp)
 //
 // The arguments are still evaluated by the original call, in the parent,
 // before the spawn; the IR pass (LowerSpawns.cpp) strips the marker again
@@ -43,10 +46,12 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <set>
 #include <string>
 
 namespace clang {
+class AnnotateTypeAttr;
 class Sema;
 }
 
@@ -217,6 +222,31 @@ private:
                           const clang::CXXOperatorCallExpr *Assign);
   void spawnAssignment(const clang::CXXOperatorCallExpr *Assign,
                        clang::CallExpr *CE, const Mark &M, BodyWalk &Walk);
+  // ReducerUses.cpp
+  /// A cilk_reducer's identity and reduce.
+  struct ReducerMonoid {
+    clang::FunctionDecl *Identity;
+    clang::FunctionDecl *Reduce;
+  };
+  bool isReducerType(clang::QualType T) const;
+  bool isReducerPointer(clang::QualType T) const;
+  std::optional<ReducerMonoid> reducerMonoid(const clang::AnnotateTypeAttr *A);
+  std::optional<ReducerMonoid> pointeeMonoid(const clang::Expr *Pointer,
+                                             clang::SourceLocation Use);
+  bool completeReducerType(clang::QualType T, clang::SourceLocation Use);
+  void makeReducerFunctions();
+  clang::Expr *hyperCall(clang::FunctionDecl *Fn, clang::Expr *Key,
+                         clang::QualType T, const ReducerMonoid &M,
+                         clang::SourceLocation Loc);
+  clang::Expr *reducerView(clang::Expr *Key, clang::QualType T,
+                           const ReducerMonoid &M, clang::SourceLocation Loc);
+  clang::Expr *addressOf(clang::Expr *LValue);
+  void noteReducerKey(clang::QualType Destination, const clang::Expr *Value);
+  void noteReducerKeys(const clang::Stmt *S);
+  bool rewriteReducerUse(clang::Stmt *&S, BodyWalk &Walk);
+  void registerLocalReducers(clang::Stmt *&S, BodyWalk &Walk);
+  void checkReducerCaptures(const clang::LambdaExpr *Lambda);
+  void checkReducerDeclaration(const clang::DeclaratorDecl *D);
 
   // SpawnRewriter.cpp
   static const clang::Expr *stripImplicit(const clang::Expr *E);
@@ -259,6 +289,13 @@ private:
   clang::FunctionDecl *SyncMarker;
   clang::FunctionDecl *ObjectMarker;
   clang::FunctionDecl *SpawnEndMarker;
+  // The runtime's reducer-variable calls, made at the first reducer
+  // (ReducerUses.cpp).
+  clang::FunctionDecl *HyperLookup = nullptr;
+  clang::FunctionDecl *HyperRegister = nullptr;
+  clang::FunctionDecl *HyperUnregister = nullptr;
+  // The `&x` of reducers that are passed on as reducers, not views.
+  llvm::DenseSet<const clang::Expr *> ReducerKeys;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 32> WalkedFunctions;
   llvm::SmallPtrSet<const clang::CallExpr *, 32> SpawnedCalls;
   llvm::DenseSet<clang::SourceLocation> Warned; // once per instantiated mark

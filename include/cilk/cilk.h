@@ -27,14 +27,31 @@
 #define _Cilk_for weft_for
 #define _Cilk_scope weft_scope
 
-/* OpenCilk 2's reducer type qualifier, `T cilk_reducer(identity, reduce)`,
- * needs compiler support that Weft does not have. With the plugin, each
- * declaration that uses it is an error naming the replacements; without it,
- * the qualifier vanishes (the serial elision). */
+/* OpenCilk 2's reducer type qualifier, `T cilk_reducer(identity, reduce)`:
+ *
+ *   void zero(void *v) { *(long *)v = 0; }
+ *   void plus(void *l, void *r) { *(long *)l += *(long *)r; }
+ *   long cilk_reducer(zero, plus) sum = 0;
+ *   cilk_for (long i = 0; i < n; ++i) sum += i;   // each strand's own view
+ *
+ * With the plugin it is a type attribute that the plugin's front end finds
+ * on the declaration, and each use of the variable (or `*p` through a
+ * `T cilk_reducer(I, R) *p`) becomes the calling strand's view
+ * (docs/reducers.md). Without it, the qualifier vanishes (the serial
+ * elision). */
 #if defined(__weft__)
-/* One string: _Pragma takes no concatenation. */
+/* In C++ the conversion resolves a template-id such as zero<long>, which
+ * the attribute would otherwise reject as an overload set, and a function
+ * of another type is an error there; in C the plugin checks the type. */
+#ifdef __cplusplus
+#define __weft_reducer_fn(f, ...) static_cast<void (*)(__VA_ARGS__)>(f)
+#else
+#define __weft_reducer_fn(f, ...) f
+#endif
 #define cilk_reducer(identity, reduce)                                       \
-  _Pragma("GCC error \"cilk_reducer is not supported by Weft: use cilk::opadd_reducer<T> from <cilk/opadd_reducer.h>, cilk::reducer<M> from <cilk/reducer_opadd.h> and its siblings, or weft::reducer<M>\"")
+  [[clang::annotate_type("weft_reducer",                                     \
+                         __weft_reducer_fn(identity, void *),                \
+                         __weft_reducer_fn(reduce, void *, void *))]]
 #else
 #define cilk_reducer(identity, reduce)
 #endif

@@ -1,26 +1,101 @@
-// Verify that OpenCilk 2's cilk_reducer type qualifier, which Weft does not
-// implement, is one clear error at each declaration that uses it (in a
-// variable, an alias template, a C declaration), naming the reducers that
-// replace it; and that without the plugin it vanishes, so the serial
-// elision compiles and runs.
+// Verify OpenCilk 2's cilk_reducer qualifier with the plugin: the supported
+// forms (a variable, local, static or global; a typedef; an alias template
+// whose functions do not depend on its parameters; a function template's
+// specialisation, `zero<long>`; `T cilk_reducer(I, R)
+// *p` used as `*p` and `p->m`; &x passed to such a pointer) compile without
+// a diagnostic, in C++ and in C, and every form the plugin cannot follow is
+// an error where it is written. Without the plugin the qualifier vanishes,
+// so the serial elision compiles and runs.
 // RUN: %weftcxx -fsyntax-only -Xclang -verify %s
 // RUN: %weftcc -x c -fsyntax-only -Xclang -verify=c %s
 // RUN: %clangxx %s -o %t.serial && %t.serial | FileCheck %s
-// CHECK: 45 3
+// CHECK: 45 3 4 6
 #include <cilk/cilk.h>
 #include <stdio.h>
 
 static void zero(void *v) { *(long *)v = 0; }
 static void plus(void *l, void *r) { *(long *)l += *(long *)r; }
+static long not_a_callback(long x) { return x; }
+
+struct point {
+  long x, y;
+};
+static void point_zero(void *v) {
+  ((struct point *)v)->x = 0;
+  ((struct point *)v)->y = 0;
+}
+static void point_add(void *l, void *r) {
+  ((struct point *)l)->x += ((struct point *)r)->x;
+  ((struct point *)l)->y += ((struct point *)r)->y;
+}
 
 #ifdef __cplusplus
-template <class T> using sum_of = T cilk_reducer(zero, plus); // expected-error {{cilk_reducer is not supported by Weft: use cilk::opadd_reducer<T> from <cilk/opadd_reducer.h>, cilk::reducer<M> from <cilk/reducer_opadd.h> and its siblings, or weft::reducer<M>}}
-#else
-typedef long cilk_reducer(zero, plus) sum_of_long; // c-error {{cilk_reducer is not supported by Weft}}
+template <class T> using sum_of = T cilk_reducer(zero, plus);
+#endif
+typedef long cilk_reducer(zero, plus) sum_of_long;
+
+long cilk_reducer(zero, plus) total;
+
+static void add_to(long cilk_reducer(zero, plus) *p, long x) { *p += x; }
+static void move(struct point cilk_reducer(point_zero, point_add) *p) {
+  p->x += 1;
+  (*p).y += 2;
+}
+
+struct holder {
+  long cilk_reducer(zero, plus) field; // expected-error {{a data member cannot be a reducer (cilk_reducer)}} c-error {{a data member cannot be a reducer (cilk_reducer)}}
+};
+
+long cilk_reducer(zero, plus) sums[4]; // expected-error {{an array of reducers (cilk_reducer) is not supported}} c-error {{an array of reducers}}
+
+static void by_value(long cilk_reducer(zero, plus) x) { // expected-error {{a parameter cannot be a reducer (cilk_reducer) by value: pass a pointer}} c-error {{a parameter cannot be a reducer}}
+  (void)x;
+}
+
+static void indexed(long cilk_reducer(zero, plus) *p) {
+  p[1] += 1; // expected-error {{a reducer pointer cannot be indexed}} c-error {{a reducer pointer cannot be indexed}}
+  *(p + 1) += 1; // expected-error {{a reducer can be reached only through a variable or parameter declared 'T cilk_reducer(identity, reduce) *p'}} c-error {{a reducer can be reached only through}}
+}
+
+static void bad_callbacks(void) {
+  long cilk_reducer(zero, not_a_callback) odd = 0; // expected-error {{static_cast from 'long (*)(long)' to 'void (*)(void *, void *)' is not allowed}} c-error {{a cilk_reducer's identity must be 'void identity(void *view)' and its reduce 'void reduce(void *left, void *right)'}}
+  odd += 1;
+}
+
+#ifdef __cplusplus
+static void references_and_captures() {
+  long cilk_reducer(zero, plus) r = 0;
+  long cilk_reducer(zero, plus) &ref = r; // expected-error {{a reference to a reducer (cilk_reducer) is not supported: use a pointer}}
+  auto copy = [r] { (void)r; }; // expected-error {{a reducer cannot be captured by copy: capture it by reference}}
+  auto by_ref = [&r] { r += 1; };
+  by_ref();
+  (void)ref;
+  (void)copy;
+}
+
+template <class T> static void zero_t(void *v) { *(T *)v = 0; }
+template <class T> static void plus_t(void *l, void *r) {
+  *(T *)l += *(T *)r;
+}
+template <class T> using dependent_sum = T cilk_reducer(zero_t<T>, plus_t<T>); // expected-error {{the identity and the reduce of a cilk_reducer must each name a function}}
+static void dependent() {
+  dependent_sum<long> d = 0;
+  d += 1;
+}
+template <class T> static T in_template() {
+  T cilk_reducer(zero_t<T>, plus_t<T>) t = 0; // expected-error {{the identity and the reduce of a cilk_reducer must each name a function}}
+  t += 1;
+  return t;
+}
+template long in_template<long>();
+static void specialization() {
+  long cilk_reducer(zero_t<long>, plus_t<long>) s = 0;
+  s += 1;
+}
 #endif
 
 int main(void) {
-  long cilk_reducer(zero, plus) sum = 0; // expected-error {{cilk_reducer is not supported}} c-error {{cilk_reducer is not supported}}
+  long cilk_reducer(zero, plus) sum = 0;
   for (int i = 0; i < 10; ++i)
     sum += i;
 #ifdef __cplusplus
@@ -29,6 +104,13 @@ int main(void) {
   sum_of_long other = 1;
 #endif
   other += 2;
-  printf("%ld %ld\n", sum, (long)other);
+  sum_of_long named = 0;
+  add_to(&named, 4);
+  struct point cilk_reducer(point_zero, point_add) pt;
+  point_zero(&pt);
+  move(&pt);
+  move(&pt);
+  total = 0;
+  printf("%ld %ld %ld %ld\n", sum, (long)other, named, pt.x + pt.y);
   return 0;
 }
