@@ -13,11 +13,13 @@
 #define WEFT_PLUGIN_SPAWNMARKS_H
 
 #include "clang/Basic/SourceLocation.h"
+#include "clang/Basic/TokenKinds.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace clang {
+class Preprocessor;
 class Sema;
-}
+} // namespace clang
 
 namespace weft {
 
@@ -57,6 +59,15 @@ private:
 /// The Sema parsing this translation unit (set by the plugin's consumer),
 /// for pragma handlers that must know whether they are inside a function.
 clang::Sema *&parsingSema();
+
+/// Watches the tokens the parser receives, from before the main file is
+/// entered: gives pragma marks their targets and remembers the last token
+/// (MarkCapture.cpp).
+void watchTokens(clang::Preprocessor &PP);
+
+/// The kind of the last token the parser received; a pragma handler sees
+/// the token before the pragma.
+clang::tok::TokenKind lastTokenKind();
 
 } // namespace weft
 

@@ -20,6 +20,7 @@
 
 #include "LowerSpawns.h"
 #include "SourceErrors.h"
+#include "SpawnMarks.h"
 #include "SpawnRewriter.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -114,6 +115,7 @@ protected:
     if (WorkSpan)
       Predefines += "#define __weft_workspan__ 1\n#define __cilkscale__ 1\n";
     PP.setPredefines(Predefines);
+    watchTokens(PP);
     CodeGenOptions &CodeGen = CI.getCodeGenOpts();
     CodeGen.PassBuilderCallbacks.push_back(
         [WorkSpan = WorkSpan](llvm::PassBuilder &PB) {
