@@ -143,10 +143,11 @@ llvm::SmallVector<PendingMark, 1> Pending;
 
 tok::TokenKind LastKind = tok::unknown;
 
-/// Gives the pending marks the token the parser sees next as their target.
-/// Runs for every token the preprocessor hands out at the outermost level,
-/// in stream order, after all macro expansion: never for the tokens of the
-/// pragma itself, which its handler lexes from inside the preprocessor.
+/// Gives the pending marks the token the parser sees next as their target,
+/// and remembers its kind (lastTokenKind). Runs for every token the
+/// preprocessor hands out at the outermost level, in stream order, after
+/// all macro expansion: never for the tokens of the pragma itself, which
+/// its handler lexes from inside the preprocessor.
 void takeTarget(Preprocessor &PP, const Token &Tok) {
   LastKind = Tok.getKind();
   if (Pending.empty())
@@ -215,6 +216,7 @@ void watchTokens(Preprocessor &PP) {
 }
 
 tok::TokenKind lastTokenKind() { return LastKind; }
+
 } // namespace weft
 
 static ParsedAttrInfoRegistry::Add<weft::SpawnAttrInfo>
