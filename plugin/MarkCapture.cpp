@@ -141,11 +141,15 @@ struct PendingMark {
 };
 llvm::SmallVector<PendingMark, 1> Pending;
 
-/// Gives the pending marks the token the parser sees next as their target.
-/// Runs for every token the preprocessor hands out at the outermost level,
-/// in stream order, after all macro expansion: never for the tokens of the
-/// pragma itself, which its handler lexes from inside the preprocessor.
+tok::TokenKind LastKind = tok::unknown;
+
+/// Gives the pending marks the token the parser sees next as their target,
+/// and remembers its kind (lastTokenKind). Runs for every token the
+/// preprocessor hands out at the outermost level, in stream order, after
+/// all macro expansion: never for the tokens of the pragma itself, which
+/// its handler lexes from inside the preprocessor.
 void takeTarget(Preprocessor &PP, const Token &Tok) {
+  LastKind = Tok.getKind();
   if (Pending.empty())
     return;
   for (const PendingMark &P : Pending) {
@@ -198,13 +202,21 @@ public:
       return;
     }
     Pending.push_back({*Kind, fileLoc(PP.getSourceManager(), Introducer.Loc)});
-    // Nothing else in a compilation watches tokens (only tools such as
-    // clangd's token collector do).
-    PP.setTokenWatcher([&PP](const Token &Tok) { takeTarget(PP, Tok); });
   }
 };
 
 } // namespace
+
+void watchTokens(Preprocessor &PP) {
+  Pending.clear();
+  LastKind = tok::unknown;
+  // Nothing else in a compilation watches tokens (only tools such as
+  // clangd's token collector do).
+  PP.setTokenWatcher([&PP](const Token &Tok) { takeTarget(PP, Tok); });
+}
+
+tok::TokenKind lastTokenKind() { return LastKind; }
+
 } // namespace weft
 
 static ParsedAttrInfoRegistry::Add<weft::SpawnAttrInfo>

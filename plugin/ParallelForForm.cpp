@@ -60,8 +60,9 @@ const char *const ConditionForm =
     "the condition of a cilk_for must compare the loop variable with a "
     "limit that does not depend on it, with <, <=, !=, > or >= ('i < n')";
 const char *const StepForm =
-    "the step of a cilk_for must be '++i', 'i++', '--i', 'i--', 'i += s' "
-    "or 'i -= s', with s independent of the loop variable";
+    "the step of a cilk_for must be '++i', 'i++', '--i', 'i--', 'i += s', "
+    "'i -= s', 'i = i + s', 'i = s + i' or 'i = i - s', with s independent "
+    "of the loop variable";
 
 /// The loop variable, declared and initialised in the header.
 VarDecl *loopVariable(ForStmt *Loop, LoopProblems &Problems) {
@@ -157,6 +158,50 @@ bool readCondition(LoopForm &F, LoopProblems &Problems) {
   return true;
 }
 
+/// The operator and operands of a binary operator, built-in or overloaded
+/// (a member operator's object is its left operand).
+struct BinaryForm {
+  BinaryOperatorKind Op;
+  const Expr *LHS, *RHS;
+};
+
+std::optional<BinaryForm> binaryForm(const Expr *E) {
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return BinaryForm{B->getOpcode(), B->getLHS(), B->getRHS()};
+  const auto *Call = dyn_cast<CXXOperatorCallExpr>(E);
+  if (!Call || Call->getNumArgs() != 2)
+    return std::nullopt;
+  BinaryForm Form{BO_Assign, Call->getArg(0), Call->getArg(1)};
+  switch (Call->getOperator()) {
+  case OO_Equal: Form.Op = BO_Assign; break;
+  case OO_Plus: Form.Op = BO_Add; break;
+  case OO_Minus: Form.Op = BO_Sub; break;
+  default: return std::nullopt;
+  }
+  return Form;
+}
+
+/// The step that `i = Value` takes when Value is `i + s`, `s + i` or
+/// `i - s`: the same as `i += s` or `i -= s`, with F.Stride set to s as
+/// Sema converted it for the addition, as it does for `+=`. An iterator's
+/// sum may reach its assignment operator through a temporary or a copy.
+std::optional<LoopStep> assignedStep(const Expr *Value, LoopForm &F) {
+  std::optional<BinaryForm> Sum =
+      binaryForm(strip(Value->IgnoreUnlessSpelledInSource()));
+  if (!Sum)
+    return std::nullopt;
+  bool VarOnLeft = isVarRef(Sum->LHS, F.Var);
+  if (Sum->Op == BO_Add && (VarOnLeft || isVarRef(Sum->RHS, F.Var))) {
+    F.Stride = const_cast<Expr *>(VarOnLeft ? Sum->RHS : Sum->LHS);
+    return LoopStep::Add;
+  }
+  if (Sum->Op == BO_Sub && VarOnLeft) {
+    F.Stride = const_cast<Expr *>(Sum->RHS);
+    return LoopStep::Subtract;
+  }
+  return std::nullopt;
+}
+
 bool readStep(LoopForm &F, LoopProblems &Problems) {
   Expr *Inc = F.Loop->getInc();
   SourceLocation Loc = Inc ? Inc->getBeginLoc() : F.Loop->getForLoc();
@@ -168,7 +213,11 @@ bool readStep(LoopForm &F, LoopProblems &Problems) {
   const Expr *I = strip(Inc);
   const Expr *Target = nullptr;
   std::optional<LoopStep> Step;
-  if (const auto *U = dyn_cast<UnaryOperator>(I)) {
+  if (std::optional<BinaryForm> Assign = binaryForm(I);
+      Assign && Assign->Op == BO_Assign) {
+    Target = Assign->LHS;
+    Step = assignedStep(Assign->RHS, F);
+  } else if (const auto *U = dyn_cast<UnaryOperator>(I)) {
     Target = U->getSubExpr();
     if (U->isIncrementOp())
       Step = LoopStep::Increment;

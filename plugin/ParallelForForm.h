@@ -8,7 +8,8 @@
 //     T      an integer (not bool or an enumeration), an object pointer, or
 //            (C++) a random-access iterator; declared here, one variable
 //     OP     <  <=  !=  >  >=   (`limit OP i` too); limit must not use i
-//     STEP   ++i  i++  --i  i--  i += s  i -= s   (s must not use i)
+//     STEP   ++i  i++  --i  i--  i += s  i -= s   (s must not use i;
+//            i = i + s, i = s + i and i = i - s are i += s and i -= s)
 //     body   no break, return, goto or case label leading out of it (a
 //            continue is fine), no assignment to i
 //
@@ -51,7 +52,7 @@ struct LoopForm {
   /// converted to the type the comparison is made in.
   clang::Expr *Limit = nullptr;
   LoopStep Step = LoopStep::Increment;
-  clang::Expr *Stride = nullptr; // the s of `i += s` and `i -= s`
+  clang::Expr *Stride = nullptr; // the s of `i += s`, `i = i - s`, ...
   /// The condition or the step held temporaries with destructors: their
   /// operands, moved into declarations, need a cleanup scope of their own.
   bool HeaderCleanups = false;

@@ -4,7 +4,10 @@
 //   cilk_for (auto &x : v) body                  (a range, C++)
 //   [[weft::parallel_for]] for (int i = 0; i < n; ++i) body
 //   #pragma cilk grainsize N                     (before either; N any
-//   cilk_for (...) body                           integer expression)
+//   cilk_for (...) body                           integer expression; also
+//                                                 `grainsize = N`, and GCC
+//                                                 Cilk Plus's `cilk_grainsize
+//                                                 = N`; through _Pragma too)
 //
 // The keyword is `_Pragma("weft for") for` (MarkCapture.cpp); the attribute
 // is recorded here. Both mark the loop by its `for` keyword's location.
@@ -33,6 +36,7 @@
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Sema/ParsedAttr.h"
+#include "clang/Sema/Scope.h"
 #include "clang/Sema/Sema.h"
 
 using namespace clang;
@@ -93,9 +97,63 @@ Token makeToken(Preprocessor &PP, tok::TokenKind Kind, SourceLocation Loc,
 /// Whether the parser may be inside a function body. Method bodies in a
 /// class are lexed (and their pragmas handled) while the class is parsed,
 /// and parsed later, so only a namespace or the file is known to be wrong.
+/// A function's closing brace is handed to the parser while Sema is still
+/// in the function, in the function's outermost scope (an inner block's
+/// brace is in the block's own), so a pragma right after it is outside.
 bool mayBeInFunctionBody() {
   Sema *S = parsingSema();
-  return !S || !S->CurContext || !S->CurContext->isFileContext();
+  if (!S || !S->CurContext)
+    return true;
+  if (S->CurContext->isFileContext())
+    return false;
+  const Scope *Current = S->getCurScope();
+  bool ClosedFunction = lastTokenKind() == tok::r_brace && Current &&
+                        Current->isFunctionScope();
+  return !ClosedFunction;
+}
+
+/// The grain: the rest of the pragma's line, after an optional `=`.
+SmallVector<Token, 8> lexGrain(Preprocessor &PP) {
+  SmallVector<Token, 8> Grain;
+  Token Tok;
+  PP.Lex(Tok);
+  if (Tok.is(tok::equal))
+    PP.Lex(Tok);
+  for (; Tok.isNot(tok::eod); PP.Lex(Tok))
+    Grain.push_back(Tok);
+  return Grain;
+}
+
+/// Checks a grainsize pragma whose `grainsize` word is at \p Loc, marks
+/// it, and hands the parser `switch (Grain) default:`.
+void enterGrain(Preprocessor &PP, PragmaIntroducer Introducer,
+                SourceLocation Loc, ArrayRef<Token> Grain) {
+  DiagnosticsEngine &D = PP.getDiagnostics();
+  if (Grain.empty()) {
+    error(D, Loc, "expected a grain size after '#pragma cilk grainsize'");
+    return;
+  }
+  if (!mayBeInFunctionBody()) {
+    error(D, Loc,
+          "'#pragma cilk grainsize' must come right before a cilk_for loop "
+          "inside a function body");
+    return;
+  }
+  MarkTable::get().add(MarkKind::Grainsize, Loc,
+                       PP.getSourceManager().getExpansionLoc(Introducer.Loc));
+  SmallVector<Token, 16> Toks;
+  Toks.push_back(makeToken(PP, tok::kw_switch, Loc, "switch"));
+  Toks.push_back(makeToken(PP, tok::l_paren, Loc));
+  Toks.append(Grain.begin(), Grain.end());
+  Toks.push_back(makeToken(PP, tok::r_paren, Loc));
+  Toks.push_back(makeToken(PP, tok::kw_default, Loc, "default"));
+  Toks.push_back(makeToken(PP, tok::colon, Loc));
+  // The preprocessor keeps the tokens it is given, so they must be its
+  // own. The grain's tokens were macro-expanded as they were lexed here.
+  auto Owned = std::make_unique<Token[]>(Toks.size());
+  std::copy(Toks.begin(), Toks.end(), Owned.get());
+  PP.EnterTokenStream(std::move(Owned), Toks.size(),
+                      /*DisableMacroExpansion=*/true, /*IsReinject=*/false);
 }
 
 /// `#pragma cilk grainsize N`, and OpenCilk's older `... grainsize = N`.
@@ -105,50 +163,28 @@ public:
 
   void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
                     Token &) override {
-    DiagnosticsEngine &D = PP.getDiagnostics();
     Token Word;
     PP.Lex(Word);
-    SmallVector<Token, 8> Grain;
-    Token Tok = Word;
-    if (Tok.isNot(tok::eod)) {
-      PP.Lex(Tok);
-      if (Tok.is(tok::equal))
-        PP.Lex(Tok);
-      for (; Tok.isNot(tok::eod); PP.Lex(Tok))
-        Grain.push_back(Tok);
-    }
     if (!Word.is(tok::identifier) ||
         Word.getIdentifierInfo()->getName() != "grainsize") {
-      error(D, Word.getLocation(), "expected 'grainsize' after '#pragma cilk'");
+      error(PP.getDiagnostics(), Word.getLocation(),
+            "expected 'grainsize' after '#pragma cilk'");
+      if (Word.isNot(tok::eod))
+        PP.DiscardUntilEndOfDirective();
       return;
     }
-    if (Grain.empty()) {
-      error(D, Word.getLocation(),
-            "expected a grain size after '#pragma cilk grainsize'");
-      return;
-    }
-    if (!mayBeInFunctionBody()) {
-      error(D, Word.getLocation(),
-            "'#pragma cilk grainsize' must come right before a cilk_for loop "
-            "inside a function body");
-      return;
-    }
-    SourceLocation Loc = Word.getLocation();
-    MarkTable::get().add(MarkKind::Grainsize, Loc,
-                         PP.getSourceManager().getExpansionLoc(Introducer.Loc));
-    SmallVector<Token, 16> Toks;
-    Toks.push_back(makeToken(PP, tok::kw_switch, Loc, "switch"));
-    Toks.push_back(makeToken(PP, tok::l_paren, Loc));
-    Toks.append(Grain.begin(), Grain.end());
-    Toks.push_back(makeToken(PP, tok::r_paren, Loc));
-    Toks.push_back(makeToken(PP, tok::kw_default, Loc, "default"));
-    Toks.push_back(makeToken(PP, tok::colon, Loc));
-    // The preprocessor keeps the tokens it is given, so they must be its
-    // own. The grain's tokens were macro-expanded as they were lexed here.
-    auto Owned = std::make_unique<Token[]>(Toks.size());
-    std::copy(Toks.begin(), Toks.end(), Owned.get());
-    PP.EnterTokenStream(std::move(Owned), Toks.size(),
-                        /*DisableMacroExpansion=*/true, /*IsReinject=*/false);
+    enterGrain(PP, Introducer, Word.getLocation(), lexGrain(PP));
+  }
+};
+
+/// GCC Cilk Plus's spelling, `#pragma cilk_grainsize = N`: the same.
+class CilkGrainsizePragmaHandler : public PragmaHandler {
+public:
+  CilkGrainsizePragmaHandler() : PragmaHandler("cilk_grainsize") {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
+                    Token &Name) override {
+    enterGrain(PP, Introducer, Name.getLocation(), lexGrain(PP));
   }
 };
 
@@ -161,3 +197,5 @@ static ParsedAttrInfoRegistry::Add<weft::ParallelForAttrInfo>
                     "parallel");
 static PragmaHandlerRegistry::Add<weft::CilkPragmaHandler>
     CilkPragma("cilk", "#pragma cilk grainsize N");
+static PragmaHandlerRegistry::Add<weft::CilkGrainsizePragmaHandler>
+    CilkGrainsizePragma("cilk_grainsize", "#pragma cilk_grainsize = N");

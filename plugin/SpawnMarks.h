@@ -13,12 +13,13 @@
 #define WEFT_PLUGIN_SPAWNMARKS_H
 
 #include "clang/Basic/SourceLocation.h"
+#include "clang/Basic/TokenKinds.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace clang {
 class Preprocessor;
 class Sema;
-}
+} // namespace clang
 
 namespace weft {
 
@@ -64,6 +65,15 @@ clang::Sema *&parsingSema();
 /// and preprocessed input that lost its keywords (SerialKeywords.cpp).
 enum class InputKind { Source, Preprocessed, PrecompiledHeaderBuild };
 void watchSerialKeywords(clang::Preprocessor &PP, InputKind Input);
+
+/// Watches the tokens the parser receives, from before the main file is
+/// entered: gives pragma marks their targets and remembers the last token
+/// (MarkCapture.cpp).
+void watchTokens(clang::Preprocessor &PP);
+
+/// The kind of the last token the parser received; a pragma handler sees
+/// the token before the pragma.
+clang::tok::TokenKind lastTokenKind();
 
 } // namespace weft
 

@@ -20,6 +20,7 @@
 
 #include "LowerSpawns.h"
 #include "SourceErrors.h"
+#include "SpawnMarks.h"
 #include "SpawnRewriter.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -138,6 +139,7 @@ protected:
       Macros += "#define __weft_workspan__ 1\n#define __cilkscale__ 1\n";
     PP.setPredefines(withBuiltinMacros(PP.getPredefines(), Macros));
     watchSerialKeywords(PP, inputKind(CI.getFrontendOpts()));
+    watchTokens(PP);
     CodeGenOptions &CodeGen = CI.getCodeGenOpts();
     CodeGen.PassBuilderCallbacks.push_back(
         [WorkSpan = WorkSpan](llvm::PassBuilder &PB) {

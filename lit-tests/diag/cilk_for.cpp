@@ -1,7 +1,8 @@
 // Verify that every cilk_for the lowering cannot run in parallel gets a
 // clear error at the offending part of the loop, never a crash: a header
 // of another shape (the loop variable not declared in it, several
-// variables, no initialiser, a condition or a step of another form, a step
+// variables, no initialiser, a condition or a step of another form, also an
+// assignment other than `i = i + s`, `i = s + i` or `i = i - s`, a step
 // that never reaches the limit), a loop variable of another type, a body
 // that leaves the loop or changes the loop variable, a header that spawns,
 // a goto or a case label into the body, misplaced or malformed grainsize
@@ -31,8 +32,7 @@ void header(int n) {
   cilk_for (int i = 0; i < i + n; ++i) f(i); // expected-error {{the condition of a cilk_for must compare}}
   cilk_for (int i = 0; i < n && i < 5; ++i) f(i); // expected-error {{the condition of a cilk_for must compare}}
   cilk_for (int i = 0; ; ++i) f(i); // expected-error {{the condition of a cilk_for must compare}}
-  cilk_for (int i = 0; i < n; i *= 2) f(i); // expected-error {{the step of a cilk_for must be '++i', 'i++', '--i', 'i--', 'i += s' or 'i -= s'}}
-  cilk_for (int i = 0; i < n; i = i + 1) f(i); // expected-error {{the step of a cilk_for must be}}
+  cilk_for (int i = 0; i < n; i *= 2) f(i); // expected-error {{the step of a cilk_for must be '++i', 'i++', '--i', 'i--', 'i += s', 'i -= s', 'i = i + s', 'i = s + i' or 'i = i - s', with s independent of the loop variable}}
   cilk_for (int i = 0; i < n; i += i) f(i); // expected-error {{the step of a cilk_for must be}}
   cilk_for (int i = 0; i < n; ) f(i); // expected-error {{the step of a cilk_for must be}}
   cilk_for (int i = 0; i < n; --i) f(i); // expected-error {{the step of this cilk_for moves the loop variable away from its limit}}
@@ -42,6 +42,27 @@ void header(int n) {
   cilk_for (int i = 0; i < n; i += 1.5) f(i); // expected-error {{the stride of a cilk_for must be an integer}}
   cilk_for (const int i = 0; i < n; ++i) f(i); // expected-error {{cannot assign to variable 'i' with const-qualified type}} expected-note {{declared const here}}
   cilk_for (int i = cilk_spawn f(n); i < n; ++i) f(i); // expected-error {{the header of a cilk_for cannot spawn}}
+}
+
+// `i = i + s`, `i = s + i` and `i = i - s` are `i += s` and `i -= s`, with
+// their rules; other assignments are not steps.
+void assignment_steps(int n, std::vector<int> &v) {
+  int j = 0, s = 2;
+  cilk_for (int i = 0; i < n; i = i * 2) f(i); // expected-error {{the step of a cilk_for must be '++i', 'i++', '--i', 'i--', 'i += s', 'i -= s', 'i = i + s', 'i = s + i' or 'i = i - s'}}
+  cilk_for (int i = 0; i < n; i = j + s) f(i); // expected-error {{the step of a cilk_for must be}}
+  cilk_for (int i = n; i > 0; i = s - i) f(i); // expected-error {{the step of a cilk_for must be}}
+  cilk_for (int i = 0; i < n; i = i + i) f(i); // expected-error {{the step of a cilk_for must be}}
+  cilk_for (int i = 1; i < n; i = n / i) f(i); // expected-error {{the step of a cilk_for must be}}
+  cilk_for (int i = 0; i < n; i = (short)(i + 1)) f(i); // expected-error {{the step of a cilk_for must be}}
+  cilk_for (int i = 0; i < n; i = i + 0) f(i); // expected-error {{the step of a cilk_for cannot be zero}}
+  cilk_for (int i = 0; i < n; i = i - 1) f(i); // expected-error {{moves the loop variable away from its limit}}
+  cilk_for (int i = n; i > 0; i = 2 + i) f(i); // expected-error {{moves the loop variable away from its limit}}
+  cilk_for (int i = 0; i < n; i = i + 1.5) f(i); // expected-error {{the stride of a cilk_for must be an integer}}
+  cilk_for (auto it = v.begin(); it != v.end(); it = v.begin() + s) f(*it); // expected-error {{the step of a cilk_for must be}}
+  cilk_for (auto it = v.begin(); it < v.end(); it = it - 1) f(*it); // expected-error {{moves the loop variable away from its limit}}
+  cilk_for (auto it = v.begin(); it < v.end(); it = it - (-s)) f(*it); // fine
+  cilk_for (int *p = &j; p < &j + 1; p = p + v.size()) f(*p); // fine
+  cilk_for (int i = 0; i < n; i = i + 1) { i = i + 1; } // expected-error {{the loop variable 'i' of a cilk_for cannot be modified in its body}}
 }
 
 enum Color { Red, Green, Blue };
@@ -112,6 +133,8 @@ void marks(int n) {
 template <typename T> void in_template(T n) {
   cilk_for (T i = 0; i < n; ++i) { if (f(i)) return; } // expected-error {{'return' cannot leave the body of a cilk_for}}
   cilk_for (T i = 0; i < n; i *= 2) f(i); // expected-error {{the step of a cilk_for must be}}
+  cilk_for (T i = 0; i < n; i = n - i) f(i); // expected-error {{the step of a cilk_for must be}}
+  cilk_for (T i = n; i > 0; i = i + 1) f(i); // expected-error {{moves the loop variable away from its limit}}
 }
 template void in_template<int>(int);
 
