@@ -12,8 +12,9 @@ int main() {
     Keys[I] = (unsigned)(Seed >> 33);
   }
   std::vector<long> Counts = histogram(Keys, Buckets);
-  std::printf("total %ld, bucket 0 %ld, bucket 999 %ld, even %ld\n",
+  std::printf("total %ld, bucket 0 %ld, bucket 999 %ld, even %ld, "
+              "every 7th %ld\n",
               blockedSum(Counts, 0, Buckets), Counts[0], Counts[999],
-              parityBuckets(Counts));
+              parityBuckets(Counts), strideSum(Counts, 7));
   return 0;
 }

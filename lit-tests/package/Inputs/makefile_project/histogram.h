@@ -15,6 +15,14 @@ inline Split splitByParity(const std::vector<long> &Counts, long Lo, long Hi) {
   return Out;
 }
 
+/// Every Stride-th count, summed by a loop whose step is an assignment.
+inline long strideSum(const std::vector<long> &Counts, long Stride) {
+  long Sum = 0;
+  parallel_for (long I = 0; I < (long)Counts.size(); I = I + Stride)
+    __atomic_fetch_add(&Sum, Counts[I], __ATOMIC_RELAXED);
+  return Sum;
+}
+
 /// Two halves split in parallel, each assigned to an existing element.
 inline long parityBuckets(const std::vector<long> &Counts) {
   Split Halves[2];
