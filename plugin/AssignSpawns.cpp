@@ -46,6 +46,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SpawnRewriter.h"
+#include "SynthesizedScope.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -56,24 +57,6 @@ using namespace clang;
 
 namespace weft {
 namespace {
-
-/// Sema inside the helper being built, as while a body is parsed; errors
-/// are trapped: the rewriter reports one of its own.
-class HelperSemaScope {
-public:
-  HelperSemaScope(Sema &S, FunctionDecl *Fn)
-      : S(S), Trap(S), Function(S, Fn), SavedCleanup(S.Cleanup) {
-    S.Cleanup.reset();
-  }
-  ~HelperSemaScope() { S.Cleanup = SavedCleanup; }
-  bool failed() const { return Trap.hasErrorOccurred(); }
-
-private:
-  Sema &S;
-  Sema::SFINAETrap Trap;
-  Sema::SynthesizedFunctionScope Function;
-  CleanupInfo SavedCleanup;
-};
 
 /// The parameter type that receives \p Arg (an argument as the call's own
 /// parameter would have received it) without a conversion of its own.
@@ -235,7 +218,7 @@ bool SpawnRewriter::defineAssignHelper(CXXMethodDecl *Run,
                                        const AssignedCall &Call,
                                        const CXXOperatorCallExpr *Assign) {
   SourceLocation Loc = Run->getLocation();
-  HelperSemaScope Scope(*SemaRef, Run);
+  SynthesizedScope Scope(*SemaRef, Run);
   ArrayRef<ParmVarDecl *> Params = Run->parameters();
   unsigned Next = 0;
   Expr *Callee;

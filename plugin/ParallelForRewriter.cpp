@@ -23,6 +23,7 @@
 #include "ParallelFor.h"
 #include "ParallelForBuild.h"
 #include "SpawnRewriter.h"
+#include "SynthesizedScope.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -34,28 +35,6 @@ using namespace clang;
 
 namespace weft {
 namespace {
-
-/// Sema as it is while a function body is parsed, around the building of
-/// one loop: the function is the current context, with an evaluation
-/// context and a function scope of its own. Errors are trapped, not
-/// printed: the rewriter reports one error of its own that says what the
-/// loop needs. The trap outlives the function scope, whose end may flush
-/// deferred warnings.
-class LoopSemaScope {
-public:
-  LoopSemaScope(Sema &S, FunctionDecl *Fn)
-      : S(S), Trap(S), Function(S, Fn), SavedCleanup(S.Cleanup) {
-    S.Cleanup.reset();
-  }
-  ~LoopSemaScope() { S.Cleanup = SavedCleanup; }
-  bool failed() const { return Trap.hasErrorOccurred(); }
-
-private:
-  Sema &S;
-  Sema::SFINAETrap Trap;
-  Sema::SynthesizedFunctionScope Function;
-  CleanupInfo SavedCleanup;
-};
 
 Expr *falseCondition(ASTContext &Ctx, SourceLocation Loc) {
   if (Ctx.getLangOpts().CPlusPlus)
@@ -222,7 +201,7 @@ CompoundStmt *SpawnRewriter::buildParallelLoop(
   ParallelLoopBuilder Builder(*SemaRef, Fn, Form, pforCallees());
   bool Built;
   {
-    LoopSemaScope Scope(*SemaRef, Fn);
+    SynthesizedScope Scope(*SemaRef, Fn);
     Built = Builder.build(Grain) && !Scope.failed();
   }
   if (!Built)
