@@ -128,6 +128,9 @@ SmallVector<Token, 8> lexGrain(Preprocessor &PP) {
 /// it, and hands the parser `switch (Grain) default:`.
 void enterGrain(Preprocessor &PP, PragmaIntroducer Introducer,
                 SourceLocation Loc, ArrayRef<Token> Grain) {
+  // Preprocessing alone (-E, -M) has no parser to hand a switch to.
+  if (!parsingSema())
+    return;
   DiagnosticsEngine &D = PP.getDiagnostics();
   if (Grain.empty()) {
     error(D, Loc, "expected a grain size after '#pragma cilk grainsize'");
