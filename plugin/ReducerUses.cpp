@@ -139,9 +139,67 @@ bool isCallback(const FunctionDecl *FD, unsigned Params) {
   return true;
 }
 
+/// Whether the type written as \p TL carries a clang::annotate_type other
+/// than `weft_reducer` and no `weft_reducer`: a type that the annotation
+/// marks for another tool, not a reducer. (Clang 19's AttributedType does
+/// not keep the annotation's arguments, so a `long` annotated for another
+/// tool is the same type as a reducer of long: only the declaration can
+/// tell them apart.)
+bool otherAnnotation(TypeLoc TL, bool Pointee) {
+  bool Other = false;
+  while (!TL.isNull()) {
+    TL = TL.getUnqualifiedLoc();
+    if (auto A = TL.getAs<AttributedTypeLoc>()) {
+      const auto *Ann = dyn_cast_or_null<AnnotateTypeAttr>(A.getAttr());
+      if (Ann && !Pointee) {
+        if (Ann->getAnnotation() == "weft_reducer")
+          return false;
+        Other = true;
+      }
+      TL = A.getModifiedLoc();
+    } else if (auto P = TL.getAs<PointerTypeLoc>(); P && Pointee) {
+      TL = P.getPointeeLoc();
+      Pointee = false;
+    } else if (auto R = TL.getAs<ReferenceTypeLoc>(); R && !Pointee) {
+      TL = R.getPointeeLoc();
+    } else if (auto Array = TL.getAs<ArrayTypeLoc>(); Array && !Pointee) {
+      TL = Array.getElementLoc();
+    } else if (auto Paren = TL.getAs<ParenTypeLoc>()) {
+      TL = Paren.getInnerLoc();
+    } else if (auto E = TL.getAs<ElaboratedTypeLoc>()) {
+      TL = E.getNamedTypeLoc();
+    } else if (auto T = TL.getAs<TypedefTypeLoc>()) {
+      const TypeSourceInfo *TSI = T.getTypedefNameDecl()->getTypeSourceInfo();
+      if (!TSI)
+        break;
+      TL = TSI->getTypeLoc();
+    } else {
+      break;
+    }
+  }
+  return Other;
+}
+
 const VarDecl *referencedVar(const Expr *E) {
   const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// Whether \p D is declared with another tool's annotation, not a reducer.
+bool annotatedForOthers(const ValueDecl *D, bool Pointee) {
+  const auto *DD = dyn_cast_or_null<DeclaratorDecl>(D);
+  return DD && otherAnnotation(writtenType(DD), Pointee);
+}
+
+/// Whether the pointer \p E is reached from a variable whose pointee
+/// carries another tool's annotation (`*(p + 1)` for such a p).
+bool pointsToOthers(const Stmt *E) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return annotatedForOthers(Ref->getDecl(), /*Pointee=*/true);
+  for (const Stmt *Child : E->children())
+    if (Child && pointsToOthers(Child))
+      return true;
+  return false;
 }
 
 } // namespace
@@ -315,7 +373,9 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
     // the walk makes of x below it.
     if (U->getOpcode() == UO_AddrOf && ReducerKeys.count(U))
       return true;
-    if (U->getOpcode() == UO_Deref && isReducerPointer(U->getSubExpr()->getType())) {
+    if (U->getOpcode() == UO_Deref &&
+        isReducerPointer(U->getSubExpr()->getType()) &&
+        !pointsToOthers(U->getSubExpr())) {
       QualType T = U->getType().getCanonicalType();
       std::optional<ReducerMonoid> M =
           pointeeMonoid(U->getSubExpr(), U->getOperatorLoc());
@@ -327,8 +387,9 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
     }
     return false;
   }
-  if (auto *ME = dyn_cast<MemberExpr>(E); ME && ME->isArrow() &&
-                                          isReducerPointer(ME->getBase()->getType())) {
+  if (auto *ME = dyn_cast<MemberExpr>(E);
+      ME && ME->isArrow() && isReducerPointer(ME->getBase()->getType()) &&
+      !pointsToOthers(ME->getBase())) {
     Expr *Base = ME->getBase();
     QualType T = Base->getType()->getPointeeType().getCanonicalType();
     std::optional<ReducerMonoid> M = pointeeMonoid(Base, ME->getOperatorLoc());
@@ -344,7 +405,8 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
     return true; // nothing inside the base is a reducer use
   }
   if (auto *Sub = dyn_cast<ArraySubscriptExpr>(E);
-      Sub && isReducerPointer(Sub->getBase()->getType())) {
+      Sub && isReducerPointer(Sub->getBase()->getType()) &&
+      !pointsToOthers(Sub->getBase())) {
     error(Sub->getExprLoc(), "a reducer pointer cannot be indexed: an array "
                              "of reducers is not supported; dereference a "
                              "pointer to one reducer ('*p')");
@@ -418,7 +480,8 @@ void SpawnRewriter::checkReducerCaptures(const LambdaExpr *Lambda) {
   for (const LambdaCapture &C : Lambda->captures())
     if (C.capturesVariable() && C.getCaptureKind() == LCK_ByCopy)
       if (const auto *Var = dyn_cast<VarDecl>(C.getCapturedVar());
-          Var && isReducerType(Var->getType()))
+          Var && isReducerType(Var->getType()) &&
+          !annotatedForOthers(Var, /*Pointee=*/false))
         error(C.getLocation(),
               "a reducer cannot be captured by copy: capture it by "
               "reference");
@@ -430,7 +493,9 @@ void SpawnRewriter::checkReducerDeclaration(const DeclaratorDecl *D) {
     return;
   SourceLocation Loc = D->getLocation();
   if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
-    if (isReducerType(FD->getReturnType()))
+    FunctionTypeLoc FTL = FD->getFunctionTypeLoc();
+    if (isReducerType(FD->getReturnType()) &&
+        !(FTL && otherAnnotation(FTL.getReturnLoc(), /*Pointee=*/false)))
       error(Loc, "a function cannot return a reducer (cilk_reducer): "
                  "return its value, or take a pointer to the reducer");
     return;
@@ -438,7 +503,7 @@ void SpawnRewriter::checkReducerDeclaration(const DeclaratorDecl *D) {
   QualType Element = T.getNonReferenceType();
   while (const ArrayType *AT = Ctx.getAsArrayType(Element))
     Element = AT->getElementType();
-  if (!isReducerType(Element))
+  if (!isReducerType(Element) || annotatedForOthers(D, /*Pointee=*/false))
     return;
   if (isa<FieldDecl>(D)) {
     error(Loc, "a data member cannot be a reducer (cilk_reducer): declare "
