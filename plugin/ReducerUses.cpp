@@ -320,14 +320,66 @@ SpawnRewriter::pointeeMonoid(const Expr *Pointer, SourceLocation Use) {
 void SpawnRewriter::noteReducerKey(QualType Destination, const Expr *Value) {
   if (!isReducerPointer(Destination))
     return;
-  const auto *U = dyn_cast<UnaryOperator>(Value->IgnoreParenImpCasts());
+  Value = Value->IgnoreParenImpCasts();
+  if (const auto *C = dyn_cast<ConditionalOperator>(Value)) {
+    noteReducerKey(Destination, C->getTrueExpr());
+    noteReducerKey(Destination, C->getFalseExpr());
+    return;
+  }
+  const auto *U = dyn_cast<UnaryOperator>(Value);
   if (U && U->getOpcode() == UO_AddrOf)
     ReducerKeys.insert(U);
 }
 
-/// Finds the `&x` that pass a reducer on: those that initialise or are
-/// assigned to a `T cilk_reducer(I, R) *`, a parameter's included.
-void SpawnRewriter::noteReducerKeys(const Stmt *S) {
+/// The arguments of a constructor call, as noteReducerKeys does a call's.
+void SpawnRewriter::noteConstructorKeys(const CXXConstructExpr *Construct) {
+  const CXXConstructorDecl *Ctor = Construct->getConstructor();
+  for (unsigned I = 0; I < Construct->getNumArgs() && I < Ctor->getNumParams();
+       ++I)
+    noteReducerKey(Ctor->getParamDecl(I)->getType(), Construct->getArg(I));
+}
+
+/// The elements of a braced initialiser (a struct's members in order, or
+/// an array's elements), as noteReducerKeys does a call's arguments.
+void SpawnRewriter::noteListKeys(const InitListExpr *List) {
+  QualType T = List->getType();
+  if (const ArrayType *AT = Ctx.getAsArrayType(T)) {
+    for (const Expr *Init : List->inits())
+      noteReducerKey(AT->getElementType(), Init);
+    return;
+  }
+  const auto *RD = T->getAsRecordDecl();
+  if (!RD || RD->isUnion())
+    return;
+  unsigned I = 0;
+  if (const auto *Class = dyn_cast<CXXRecordDecl>(RD))
+    I = Class->getNumBases();
+  for (const FieldDecl *Field : RD->fields()) {
+    if (Field->isUnnamedBitField())
+      continue;
+    if (I >= List->getNumInits())
+      break;
+    noteReducerKey(Field->getType(), List->getInit(I++));
+  }
+}
+
+/// Finds the `&x` that pass a reducer on: those that initialise, are
+/// assigned to or are returned as a `T cilk_reducer(I, R) *`, a parameter's
+/// included (a constructor's too).
+void SpawnRewriter::noteReducerKeys(const Stmt *S, const BodyWalk &Walk) {
+  if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
+    if (Return->getRetValue())
+      noteReducerKey(Walk.Function->getReturnType(), Return->getRetValue());
+    return;
+  }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+    noteConstructorKeys(Construct);
+    return;
+  }
+  if (const auto *List = dyn_cast<InitListExpr>(S)) {
+    noteListKeys(List);
+    return;
+  }
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit())
@@ -363,7 +415,7 @@ void SpawnRewriter::noteReducerKeys(const Stmt *S) {
 bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
   if (Walk.Dependent)
     return false;
-  noteReducerKeys(S);
+  noteReducerKeys(S, Walk);
   auto *E = dyn_cast<Expr>(S);
   if (!E)
     return false;
@@ -412,8 +464,18 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
                              "pointer to one reducer ('*p')");
     return true;
   }
+  if (auto *Default = dyn_cast<CXXDefaultArgExpr>(E)) {
+    // Instantiated with the call that needs it, after its function.
+    rewriteDefaultArgument(const_cast<ParmVarDecl *>(Default->getParam()));
+    return false;
+  }
   auto *Ref = dyn_cast<DeclRefExpr>(E);
   auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (Var && Ref->isNonOdrUse() == NOUR_Constant && Var->getInit() &&
+      mentionsReducer(Var->getInit())) {
+    S = odrUse(Ref);
+    return true;
+  }
   if (!Var || !isReducerType(Var->getType()))
     return false;
   SourceLocation Loc = Ref->getLocation();
@@ -427,6 +489,61 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
   makeReducerFunctions();
   S = reducerView(addressOf(Ref), T, *M, Loc);
   return true;
+}
+
+bool SpawnRewriter::mentionsReducer(const Stmt *S) const {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && isReducerType(Var->getType()) &&
+        !annotatedForOthers(Var, /*Pointee=*/false))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (Child && mentionsReducer(Child))
+      return true;
+  return false;
+}
+
+/// \p Ref, a use that Sema found needs no load because its variable is a
+/// constant (`T &r = x;` or a range loop's `auto &&__range = x;` for a
+/// static x), as a real use. Its initialiser is now a lookup, whose value
+/// is no constant: CodeGen must read the variable.
+Expr *SpawnRewriter::odrUse(DeclRefExpr *Ref) {
+  return DeclRefExpr::Create(
+      Ctx, Ref->getQualifierLoc(), Ref->getTemplateKeywordLoc(),
+      Ref->getDecl(), Ref->refersToEnclosingVariableOrCapture(),
+      Ref->getNameInfo(), Ref->getType(), Ref->getValueKind(),
+      Ref->getFoundDecl(), nullptr, NOUR_None);
+}
+
+/// Drops the constant value Sema computed for each variable of \p S whose
+/// initialiser uses a reducer (which odrUse stops CodeGen from folding in).
+void SpawnRewriter::forgetConstantValues(Stmt *S) {
+  auto *DS = dyn_cast<DeclStmt>(S);
+  if (!DS)
+    return;
+  for (Decl *D : DS->decls())
+    if (auto *Var = dyn_cast<VarDecl>(D);
+        Var && Var->getInit() && mentionsReducer(Var->getInit()))
+      Var->setInit(Var->getInit());
+}
+
+/// A default argument is evaluated by each call, in the caller's strand:
+/// rewritten once, it is that strand's view wherever it is used.
+void SpawnRewriter::rewriteDefaultArgument(ParmVarDecl *P) {
+  if (!P->hasDefaultArg() || P->hasUnparsedDefaultArg() ||
+      P->hasUninstantiatedDefaultArg() || !WalkedDefaults.insert(P).second)
+    return;
+  const auto *Fn = dyn_cast<FunctionDecl>(P->getDeclContext());
+  Expr *Init = P->getDefaultArg();
+  if (!Fn || !Init || Init->isValueDependent() || Init->isTypeDependent() ||
+      !mentionsReducer(Init))
+    return;
+  BodyWalk Walk(Fn, /*Dependent=*/false, Init);
+  noteReducerKey(P->getType(), Init);
+  Stmt *S = Init;
+  walk(S, Walk);
+  if (S != Init)
+    P->setDefaultArg(cast<Expr>(S));
 }
 
 bool SpawnRewriter::completeReducerType(QualType T, SourceLocation Use) {
@@ -491,6 +608,8 @@ void SpawnRewriter::checkReducerDeclaration(const DeclaratorDecl *D) {
   QualType T = D->getType();
   if (T.isNull() || T->isDependentType())
     return;
+  if (const auto *P = dyn_cast<ParmVarDecl>(D))
+    rewriteDefaultArgument(const_cast<ParmVarDecl *>(P));
   SourceLocation Loc = D->getLocation();
   if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
     FunctionTypeLoc FTL = FD->getFunctionTypeLoc();
