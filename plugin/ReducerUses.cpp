@@ -139,9 +139,67 @@ bool isCallback(const FunctionDecl *FD, unsigned Params) {
   return true;
 }
 
+/// Whether the type written as \p TL carries a clang::annotate_type other
+/// than `weft_reducer` and no `weft_reducer`: a type that the annotation
+/// marks for another tool, not a reducer. (Clang 19's AttributedType does
+/// not keep the annotation's arguments, so a `long` annotated for another
+/// tool is the same type as a reducer of long: only the declaration can
+/// tell them apart.)
+bool otherAnnotation(TypeLoc TL, bool Pointee) {
+  bool Other = false;
+  while (!TL.isNull()) {
+    TL = TL.getUnqualifiedLoc();
+    if (auto A = TL.getAs<AttributedTypeLoc>()) {
+      const auto *Ann = dyn_cast_or_null<AnnotateTypeAttr>(A.getAttr());
+      if (Ann && !Pointee) {
+        if (Ann->getAnnotation() == "weft_reducer")
+          return false;
+        Other = true;
+      }
+      TL = A.getModifiedLoc();
+    } else if (auto P = TL.getAs<PointerTypeLoc>(); P && Pointee) {
+      TL = P.getPointeeLoc();
+      Pointee = false;
+    } else if (auto R = TL.getAs<ReferenceTypeLoc>(); R && !Pointee) {
+      TL = R.getPointeeLoc();
+    } else if (auto Array = TL.getAs<ArrayTypeLoc>(); Array && !Pointee) {
+      TL = Array.getElementLoc();
+    } else if (auto Paren = TL.getAs<ParenTypeLoc>()) {
+      TL = Paren.getInnerLoc();
+    } else if (auto E = TL.getAs<ElaboratedTypeLoc>()) {
+      TL = E.getNamedTypeLoc();
+    } else if (auto T = TL.getAs<TypedefTypeLoc>()) {
+      const TypeSourceInfo *TSI = T.getTypedefNameDecl()->getTypeSourceInfo();
+      if (!TSI)
+        break;
+      TL = TSI->getTypeLoc();
+    } else {
+      break;
+    }
+  }
+  return Other;
+}
+
 const VarDecl *referencedVar(const Expr *E) {
   const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// Whether \p D is declared with another tool's annotation, not a reducer.
+bool annotatedForOthers(const ValueDecl *D, bool Pointee) {
+  const auto *DD = dyn_cast_or_null<DeclaratorDecl>(D);
+  return DD && otherAnnotation(writtenType(DD), Pointee);
+}
+
+/// Whether the pointer \p E is reached from a variable whose pointee
+/// carries another tool's annotation (`*(p + 1)` for such a p).
+bool pointsToOthers(const Stmt *E) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return annotatedForOthers(Ref->getDecl(), /*Pointee=*/true);
+  for (const Stmt *Child : E->children())
+    if (Child && pointsToOthers(Child))
+      return true;
+  return false;
 }
 
 } // namespace
@@ -262,14 +320,66 @@ SpawnRewriter::pointeeMonoid(const Expr *Pointer, SourceLocation Use) {
 void SpawnRewriter::noteReducerKey(QualType Destination, const Expr *Value) {
   if (!isReducerPointer(Destination))
     return;
-  const auto *U = dyn_cast<UnaryOperator>(Value->IgnoreParenImpCasts());
+  Value = Value->IgnoreParenImpCasts();
+  if (const auto *C = dyn_cast<ConditionalOperator>(Value)) {
+    noteReducerKey(Destination, C->getTrueExpr());
+    noteReducerKey(Destination, C->getFalseExpr());
+    return;
+  }
+  const auto *U = dyn_cast<UnaryOperator>(Value);
   if (U && U->getOpcode() == UO_AddrOf)
     ReducerKeys.insert(U);
 }
 
-/// Finds the `&x` that pass a reducer on: those that initialise or are
-/// assigned to a `T cilk_reducer(I, R) *`, a parameter's included.
-void SpawnRewriter::noteReducerKeys(const Stmt *S) {
+/// The arguments of a constructor call, as noteReducerKeys does a call's.
+void SpawnRewriter::noteConstructorKeys(const CXXConstructExpr *Construct) {
+  const CXXConstructorDecl *Ctor = Construct->getConstructor();
+  for (unsigned I = 0; I < Construct->getNumArgs() && I < Ctor->getNumParams();
+       ++I)
+    noteReducerKey(Ctor->getParamDecl(I)->getType(), Construct->getArg(I));
+}
+
+/// The elements of a braced initialiser (a struct's members in order, or
+/// an array's elements), as noteReducerKeys does a call's arguments.
+void SpawnRewriter::noteListKeys(const InitListExpr *List) {
+  QualType T = List->getType();
+  if (const ArrayType *AT = Ctx.getAsArrayType(T)) {
+    for (const Expr *Init : List->inits())
+      noteReducerKey(AT->getElementType(), Init);
+    return;
+  }
+  const auto *RD = T->getAsRecordDecl();
+  if (!RD || RD->isUnion())
+    return;
+  unsigned I = 0;
+  if (const auto *Class = dyn_cast<CXXRecordDecl>(RD))
+    I = Class->getNumBases();
+  for (const FieldDecl *Field : RD->fields()) {
+    if (Field->isUnnamedBitField())
+      continue;
+    if (I >= List->getNumInits())
+      break;
+    noteReducerKey(Field->getType(), List->getInit(I++));
+  }
+}
+
+/// Finds the `&x` that pass a reducer on: those that initialise, are
+/// assigned to or are returned as a `T cilk_reducer(I, R) *`, a parameter's
+/// included (a constructor's too).
+void SpawnRewriter::noteReducerKeys(const Stmt *S, const BodyWalk &Walk) {
+  if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
+    if (Return->getRetValue())
+      noteReducerKey(Walk.Function->getReturnType(), Return->getRetValue());
+    return;
+  }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+    noteConstructorKeys(Construct);
+    return;
+  }
+  if (const auto *List = dyn_cast<InitListExpr>(S)) {
+    noteListKeys(List);
+    return;
+  }
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit())
@@ -305,7 +415,7 @@ void SpawnRewriter::noteReducerKeys(const Stmt *S) {
 bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
   if (Walk.Dependent)
     return false;
-  noteReducerKeys(S);
+  noteReducerKeys(S, Walk);
   auto *E = dyn_cast<Expr>(S);
   if (!E)
     return false;
@@ -315,7 +425,9 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
     // the walk makes of x below it.
     if (U->getOpcode() == UO_AddrOf && ReducerKeys.count(U))
       return true;
-    if (U->getOpcode() == UO_Deref && isReducerPointer(U->getSubExpr()->getType())) {
+    if (U->getOpcode() == UO_Deref &&
+        isReducerPointer(U->getSubExpr()->getType()) &&
+        !pointsToOthers(U->getSubExpr())) {
       QualType T = U->getType().getCanonicalType();
       std::optional<ReducerMonoid> M =
           pointeeMonoid(U->getSubExpr(), U->getOperatorLoc());
@@ -327,8 +439,9 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
     }
     return false;
   }
-  if (auto *ME = dyn_cast<MemberExpr>(E); ME && ME->isArrow() &&
-                                          isReducerPointer(ME->getBase()->getType())) {
+  if (auto *ME = dyn_cast<MemberExpr>(E);
+      ME && ME->isArrow() && isReducerPointer(ME->getBase()->getType()) &&
+      !pointsToOthers(ME->getBase())) {
     Expr *Base = ME->getBase();
     QualType T = Base->getType()->getPointeeType().getCanonicalType();
     std::optional<ReducerMonoid> M = pointeeMonoid(Base, ME->getOperatorLoc());
@@ -344,14 +457,25 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
     return true; // nothing inside the base is a reducer use
   }
   if (auto *Sub = dyn_cast<ArraySubscriptExpr>(E);
-      Sub && isReducerPointer(Sub->getBase()->getType())) {
+      Sub && isReducerPointer(Sub->getBase()->getType()) &&
+      !pointsToOthers(Sub->getBase())) {
     error(Sub->getExprLoc(), "a reducer pointer cannot be indexed: an array "
                              "of reducers is not supported; dereference a "
                              "pointer to one reducer ('*p')");
     return true;
   }
+  if (auto *Default = dyn_cast<CXXDefaultArgExpr>(E)) {
+    // Instantiated with the call that needs it, after its function.
+    rewriteDefaultArgument(const_cast<ParmVarDecl *>(Default->getParam()));
+    return false;
+  }
   auto *Ref = dyn_cast<DeclRefExpr>(E);
   auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (Var && Ref->isNonOdrUse() == NOUR_Constant && Var->getInit() &&
+      mentionsReducer(Var->getInit())) {
+    S = odrUse(Ref);
+    return true;
+  }
   if (!Var || !isReducerType(Var->getType()))
     return false;
   SourceLocation Loc = Ref->getLocation();
@@ -365,6 +489,61 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
   makeReducerFunctions();
   S = reducerView(addressOf(Ref), T, *M, Loc);
   return true;
+}
+
+bool SpawnRewriter::mentionsReducer(const Stmt *S) const {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && isReducerType(Var->getType()) &&
+        !annotatedForOthers(Var, /*Pointee=*/false))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (Child && mentionsReducer(Child))
+      return true;
+  return false;
+}
+
+/// \p Ref, a use that Sema found needs no load because its variable is a
+/// constant (`T &r = x;` or a range loop's `auto &&__range = x;` for a
+/// static x), as a real use. Its initialiser is now a lookup, whose value
+/// is no constant: CodeGen must read the variable.
+Expr *SpawnRewriter::odrUse(DeclRefExpr *Ref) {
+  return DeclRefExpr::Create(
+      Ctx, Ref->getQualifierLoc(), Ref->getTemplateKeywordLoc(),
+      Ref->getDecl(), Ref->refersToEnclosingVariableOrCapture(),
+      Ref->getNameInfo(), Ref->getType(), Ref->getValueKind(),
+      Ref->getFoundDecl(), nullptr, NOUR_None);
+}
+
+/// Drops the constant value Sema computed for each variable of \p S whose
+/// initialiser uses a reducer (which odrUse stops CodeGen from folding in).
+void SpawnRewriter::forgetConstantValues(Stmt *S) {
+  auto *DS = dyn_cast<DeclStmt>(S);
+  if (!DS)
+    return;
+  for (Decl *D : DS->decls())
+    if (auto *Var = dyn_cast<VarDecl>(D);
+        Var && Var->getInit() && mentionsReducer(Var->getInit()))
+      Var->setInit(Var->getInit());
+}
+
+/// A default argument is evaluated by each call, in the caller's strand:
+/// rewritten once, it is that strand's view wherever it is used.
+void SpawnRewriter::rewriteDefaultArgument(ParmVarDecl *P) {
+  if (!P->hasDefaultArg() || P->hasUnparsedDefaultArg() ||
+      P->hasUninstantiatedDefaultArg() || !WalkedDefaults.insert(P).second)
+    return;
+  const auto *Fn = dyn_cast<FunctionDecl>(P->getDeclContext());
+  Expr *Init = P->getDefaultArg();
+  if (!Fn || !Init || Init->isValueDependent() || Init->isTypeDependent() ||
+      !mentionsReducer(Init))
+    return;
+  BodyWalk Walk(Fn, /*Dependent=*/false, Init);
+  noteReducerKey(P->getType(), Init);
+  Stmt *S = Init;
+  walk(S, Walk);
+  if (S != Init)
+    P->setDefaultArg(cast<Expr>(S));
 }
 
 bool SpawnRewriter::completeReducerType(QualType T, SourceLocation Use) {
@@ -418,7 +597,8 @@ void SpawnRewriter::checkReducerCaptures(const LambdaExpr *Lambda) {
   for (const LambdaCapture &C : Lambda->captures())
     if (C.capturesVariable() && C.getCaptureKind() == LCK_ByCopy)
       if (const auto *Var = dyn_cast<VarDecl>(C.getCapturedVar());
-          Var && isReducerType(Var->getType()))
+          Var && isReducerType(Var->getType()) &&
+          !annotatedForOthers(Var, /*Pointee=*/false))
         error(C.getLocation(),
               "a reducer cannot be captured by copy: capture it by "
               "reference");
@@ -428,9 +608,13 @@ void SpawnRewriter::checkReducerDeclaration(const DeclaratorDecl *D) {
   QualType T = D->getType();
   if (T.isNull() || T->isDependentType())
     return;
+  if (const auto *P = dyn_cast<ParmVarDecl>(D))
+    rewriteDefaultArgument(const_cast<ParmVarDecl *>(P));
   SourceLocation Loc = D->getLocation();
   if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
-    if (isReducerType(FD->getReturnType()))
+    FunctionTypeLoc FTL = FD->getFunctionTypeLoc();
+    if (isReducerType(FD->getReturnType()) &&
+        !(FTL && otherAnnotation(FTL.getReturnLoc(), /*Pointee=*/false)))
       error(Loc, "a function cannot return a reducer (cilk_reducer): "
                  "return its value, or take a pointer to the reducer");
     return;
@@ -438,7 +622,7 @@ void SpawnRewriter::checkReducerDeclaration(const DeclaratorDecl *D) {
   QualType Element = T.getNonReferenceType();
   while (const ArrayType *AT = Ctx.getAsArrayType(Element))
     Element = AT->getElementType();
-  if (!isReducerType(Element))
+  if (!isReducerType(Element) || annotatedForOthers(D, /*Pointee=*/false))
     return;
   if (isa<FieldDecl>(D)) {
     error(Loc, "a data member cannot be a reducer (cilk_reducer): declare "

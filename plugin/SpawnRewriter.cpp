@@ -241,6 +241,7 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
     return;
   }
   walkChildren(S, Walk);
+  forgetConstantValues(S);        // ReducerUses.cpp
   registerLocalReducers(S, Walk); // ReducerUses.cpp
 }
 

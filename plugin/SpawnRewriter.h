@@ -242,9 +242,15 @@ private:
                            const ReducerMonoid &M, clang::SourceLocation Loc);
   clang::Expr *addressOf(clang::Expr *LValue);
   void noteReducerKey(clang::QualType Destination, const clang::Expr *Value);
-  void noteReducerKeys(const clang::Stmt *S);
+  void noteConstructorKeys(const clang::CXXConstructExpr *Construct);
+  void noteListKeys(const clang::InitListExpr *List);
+  void noteReducerKeys(const clang::Stmt *S, const BodyWalk &Walk);
   bool rewriteReducerUse(clang::Stmt *&S, BodyWalk &Walk);
   void registerLocalReducers(clang::Stmt *&S, BodyWalk &Walk);
+  bool mentionsReducer(const clang::Stmt *S) const;
+  clang::Expr *odrUse(clang::DeclRefExpr *Ref);
+  void forgetConstantValues(clang::Stmt *S);
+  void rewriteDefaultArgument(clang::ParmVarDecl *P);
   void checkReducerCaptures(const clang::LambdaExpr *Lambda);
   void checkReducerDeclaration(const clang::DeclaratorDecl *D);
 
@@ -296,6 +302,9 @@ private:
   clang::FunctionDecl *HyperUnregister = nullptr;
   // The `&x` of reducers that are passed on as reducers, not views.
   llvm::DenseSet<const clang::Expr *> ReducerKeys;
+  // Parameters whose default argument has been walked (once: it is shared
+  // by every call).
+  llvm::DenseSet<const clang::ParmVarDecl *> WalkedDefaults;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 32> WalkedFunctions;
   llvm::SmallPtrSet<const clang::CallExpr *, 32> SpawnedCalls;
   llvm::DenseSet<clang::SourceLocation> Warned; // once per instantiated mark

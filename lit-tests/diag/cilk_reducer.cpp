@@ -94,6 +94,30 @@ static void specialization() {
 }
 #endif
 
+/* Another tool's clang::annotate_type is not a reducer: none of these is an
+   error, although `int` annotated for it is the same type as a reducer of
+   int in Clang 19. */
+#define TAINT [[clang::annotate_type("taint")]]
+struct tainted {
+  int TAINT field;
+};
+int TAINT tainted_global;
+int TAINT tainted_array[3];
+static int TAINT tainted_return(void) { return 0; }
+static void tainted_pointer(int TAINT *q) {
+  *q += 1;
+  q[0] += 1;
+  *(q + 1) -= 1;
+}
+#ifdef __cplusplus
+static void tainted_reference(int TAINT &q, int TAINT v) { q += v; }
+static int tainted_capture(void) {
+  int TAINT x = 1;
+  auto f = [x] { return x; };
+  return f();
+}
+#endif
+
 int main(void) {
   long cilk_reducer(zero, plus) sum = 0;
   for (int i = 0; i < 10; ++i)
