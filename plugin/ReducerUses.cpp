@@ -473,6 +473,18 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
   auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   if (Var && Ref->isNonOdrUse() == NOUR_Constant && Var->getInit() &&
       mentionsReducer(Var->getInit())) {
+    // Inside a lambda that does not capture it, a local reference is no
+    // variable the lambda can read: only its constant was.
+    if (Var->hasLocalStorage() && Var->getDeclContext() != Walk.Function) {
+      error(Ref->getLocation(),
+            "'" + Var->getName().str() +
+                "' is bound to a reducer, and this lambda does not capture "
+                "it, so this use cannot get the strand's view: name the "
+                "reducer itself here, or take a reducer pointer "
+                "('T cilk_reducer(identity, reduce) *p = &x') and capture "
+                "that");
+      return true;
+    }
     S = odrUse(Ref);
     return true;
   }
@@ -499,6 +511,55 @@ bool SpawnRewriter::mentionsReducer(const Stmt *S) const {
       return true;
   for (const Stmt *Child : S->children())
     if (Child && mentionsReducer(Child))
+      return true;
+  return false;
+}
+
+/// Whether each use of \p Var is rewritten to a lookup where the walk
+/// meets it: a reducer variable that is not reported at its declaration
+/// or at its annotation instead.
+bool SpawnRewriter::rewritableReducer(const VarDecl *Var) const {
+  if (!Var || isa<ParmVarDecl>(Var) || !isReducerType(Var->getType()))
+    return false;
+  const AnnotateTypeAttr *A = reducerAttr(writtenType(Var));
+  if (!A || A->args_size() != 2 || Var->getType()->isIncompleteType())
+    return false;
+  FunctionDecl *Identity = namedFunction(A->args_begin()[0]);
+  FunctionDecl *Reduce = namedFunction(A->args_begin()[1]);
+  return Identity && Reduce && isCallback(Identity, 1) && isCallback(Reduce, 2);
+}
+
+/// Whether `*Pointer` and `Pointer->m` are rewritten where the walk meets
+/// them (not reported as another form instead).
+bool SpawnRewriter::rewritableDeref(const Expr *Pointer) const {
+  if (!isReducerPointer(Pointer->getType()) || pointsToOthers(Pointer))
+    return false;
+  const VarDecl *Var = referencedVar(Pointer);
+  const AnnotateTypeAttr *A =
+      Var ? reducerPointeeAttr(writtenType(Var)) : nullptr;
+  if (!A || A->args_size() != 2 ||
+      Pointer->getType()->getPointeeType()->isIncompleteType())
+    return false;
+  FunctionDecl *Identity = namedFunction(A->args_begin()[0]);
+  FunctionDecl *Reduce = namedFunction(A->args_begin()[1]);
+  return Identity && Reduce && isCallback(Identity, 1) && isCallback(Reduce, 2);
+}
+
+/// Whether Sema copies the default argument or member initialiser \p S
+/// into each use (Sema::BuildCXXDefaultArgExpr): it holds
+/// __builtin_source_location() (std::source_location::current()) or a
+/// consteval call. The walk cannot reach those copies.
+bool SpawnRewriter::copiedPerCall(const Stmt *S) {
+  if (isa<SourceLocExpr>(S))
+    return true;
+  if (const auto *C = dyn_cast<ConstantExpr>(S); C && C->isImmediateInvocation())
+    return true;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = Call->getDirectCallee();
+        FD && FD->isImmediateFunction())
+      return true;
+  for (const Stmt *Child : S->children())
+    if (Child && copiedPerCall(Child))
       return true;
   return false;
 }
@@ -535,8 +596,10 @@ void SpawnRewriter::rewriteDefaultArgument(ParmVarDecl *P) {
     return;
   const auto *Fn = dyn_cast<FunctionDecl>(P->getDeclContext());
   Expr *Init = P->getDefaultArg();
+  // A copy for each call is made from the argument as written, which must
+  // stay Sema's own; the guard reports the reducer in it (ReducerGuard.cpp).
   if (!Fn || !Init || Init->isValueDependent() || Init->isTypeDependent() ||
-      !mentionsReducer(Init))
+      !mentionsReducer(Init) || copiedPerCall(Init))
     return;
   BodyWalk Walk(Fn, /*Dependent=*/false, Init);
   noteReducerKey(P->getType(), Init);
@@ -619,6 +682,8 @@ void SpawnRewriter::checkReducerDeclaration(const DeclaratorDecl *D) {
                  "return its value, or take a pointer to the reducer");
     return;
   }
+  if (isReducerType(T.getNonReferenceType()) || isReducerPointer(T))
+    SawReducer = true;
   QualType Element = T.getNonReferenceType();
   while (const ArrayType *AT = Ctx.getAsArrayType(Element))
     Element = AT->getElementType();

@@ -72,8 +72,14 @@ public:
   /// Errors for marks that never matched a call or an empty statement.
   void reportUnmatched();
 
+  /// Errors for every use of a reducer that the rewrite left as the
+  /// variable itself: it would be the leftmost view on every strand
+  /// (ReducerGuard.cpp). Run once the translation unit is complete.
+  void checkRemainingReducerUses(clang::TranslationUnitDecl *TU);
+
 private:
   friend class FunctionFinder;
+  friend class ReducerGuard;
   void rewriteBody(clang::FunctionDecl *FD);
   /// A spawn whose result goes into a local variable, checked when the
   /// variable's scope closes (ImplicitSyncs.cpp).
@@ -248,6 +254,9 @@ private:
   bool rewriteReducerUse(clang::Stmt *&S, BodyWalk &Walk);
   void registerLocalReducers(clang::Stmt *&S, BodyWalk &Walk);
   bool mentionsReducer(const clang::Stmt *S) const;
+  bool rewritableReducer(const clang::VarDecl *Var) const;
+  bool rewritableDeref(const clang::Expr *Pointer) const;
+  static bool copiedPerCall(const clang::Stmt *S);
   clang::Expr *odrUse(clang::DeclRefExpr *Ref);
   void forgetConstantValues(clang::Stmt *S);
   void rewriteDefaultArgument(clang::ParmVarDecl *P);
@@ -302,6 +311,8 @@ private:
   clang::FunctionDecl *HyperUnregister = nullptr;
   // The `&x` of reducers that are passed on as reducers, not views.
   llvm::DenseSet<const clang::Expr *> ReducerKeys;
+  // A reducer or a reducer pointer was declared: the guard has work.
+  bool SawReducer = false;
   // Parameters whose default argument has been walked (once: it is shared
   // by every call).
   llvm::DenseSet<const clang::ParmVarDecl *> WalkedDefaults;

@@ -119,7 +119,8 @@ public:
     Rewriter->rewriteDecl(FD);
   }
 
-  void HandleTranslationUnit(ASTContext &) override {
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    Rewriter->checkRemainingReducerUses(Ctx.getTranslationUnitDecl());
     Rewriter->reportUnmatched();
   }
 
