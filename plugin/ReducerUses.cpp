@@ -33,7 +33,9 @@
 // rewrite cannot follow are errors where they are written: a reducer data
 // member, array, parameter by value, reference or return type; a reducer
 // captured by copy; an access through a reducer pointer that is not a
-// variable (`p[i]`, `*(p + 1)`); I or R that is not a function's name.
+// variable (`p[i]`, `*(p + 1)`); I or R that is not a function's name;
+// and, found once the translation unit is complete, any use the walk did
+// not reach or cannot make a view (ReducerGuard.cpp).
 //
 //===----------------------------------------------------------------------===//
 
