@@ -56,59 +56,47 @@ constexpr const char *HyperLookupName = "__weft_hyper_lookup";
 constexpr const char *HyperRegisterName = "__weft_hyper_register";
 constexpr const char *HyperUnregisterName = "__weft_hyper_unregister";
 
+/// The type \p TL is written in terms of, one layer of sugar down: an
+/// attribute's modified type, a parenthesised type's inside, an elaborated
+/// name's type, a typedef's or an alias template's definition; null when
+/// \p TL is none of these.
+TypeLoc throughSugar(TypeLoc TL) {
+  if (auto A = TL.getAs<AttributedTypeLoc>())
+    return A.getModifiedLoc();
+  if (auto P = TL.getAs<ParenTypeLoc>())
+    return P.getInnerLoc();
+  if (auto E = TL.getAs<ElaboratedTypeLoc>())
+    return E.getNamedTypeLoc();
+  const TypeSourceInfo *Definition = nullptr;
+  if (auto T = TL.getAs<TypedefTypeLoc>())
+    Definition = T.getTypedefNameDecl()->getTypeSourceInfo();
+  else if (auto S = TL.getAs<TemplateSpecializationTypeLoc>())
+    if (const auto *Alias = dyn_cast_or_null<TypeAliasTemplateDecl>(
+            S.getTypePtr()->getTemplateName().getAsTemplateDecl()))
+      Definition = Alias->getTemplatedDecl()->getTypeSourceInfo();
+  return Definition ? Definition->getTypeLoc() : TypeLoc();
+}
+
 /// The `weft_reducer` annotation on the type written as \p TL, looking
 /// through qualifiers, parentheses, typedefs and alias templates; null if
 /// there is none.
 const AnnotateTypeAttr *reducerAttr(TypeLoc TL) {
-  while (!TL.isNull()) {
+  for (; !TL.isNull(); TL = throughSugar(TL)) {
     TL = TL.getUnqualifiedLoc();
-    if (auto A = TL.getAs<AttributedTypeLoc>()) {
+    if (auto A = TL.getAs<AttributedTypeLoc>())
       if (const auto *Ann = dyn_cast_or_null<AnnotateTypeAttr>(A.getAttr());
           Ann && Ann->getAnnotation() == "weft_reducer")
         return Ann;
-      TL = A.getModifiedLoc();
-    } else if (auto P = TL.getAs<ParenTypeLoc>()) {
-      TL = P.getInnerLoc();
-    } else if (auto E = TL.getAs<ElaboratedTypeLoc>()) {
-      TL = E.getNamedTypeLoc();
-    } else if (auto T = TL.getAs<TypedefTypeLoc>()) {
-      const TypeSourceInfo *TSI = T.getTypedefNameDecl()->getTypeSourceInfo();
-      if (!TSI)
-        return nullptr;
-      TL = TSI->getTypeLoc();
-    } else if (auto S = TL.getAs<TemplateSpecializationTypeLoc>()) {
-      const auto *Alias = dyn_cast_or_null<TypeAliasTemplateDecl>(
-          S.getTypePtr()->getTemplateName().getAsTemplateDecl());
-      if (!Alias || !Alias->getTemplatedDecl()->getTypeSourceInfo())
-        return nullptr;
-      TL = Alias->getTemplatedDecl()->getTypeSourceInfo()->getTypeLoc();
-    } else {
-      return nullptr;
-    }
   }
   return nullptr;
 }
 
 /// The annotation on the pointee of the pointer type written as \p TL.
 const AnnotateTypeAttr *reducerPointeeAttr(TypeLoc TL) {
-  while (!TL.isNull()) {
+  for (; !TL.isNull(); TL = throughSugar(TL)) {
     TL = TL.getUnqualifiedLoc();
     if (auto P = TL.getAs<PointerTypeLoc>())
       return reducerAttr(P.getPointeeLoc());
-    if (auto A = TL.getAs<AttributedTypeLoc>()) {
-      TL = A.getModifiedLoc();
-    } else if (auto Paren = TL.getAs<ParenTypeLoc>()) {
-      TL = Paren.getInnerLoc();
-    } else if (auto E = TL.getAs<ElaboratedTypeLoc>()) {
-      TL = E.getNamedTypeLoc();
-    } else if (auto T = TL.getAs<TypedefTypeLoc>()) {
-      const TypeSourceInfo *TSI = T.getTypedefNameDecl()->getTypeSourceInfo();
-      if (!TSI)
-        return nullptr;
-      TL = TSI->getTypeLoc();
-    } else {
-      return nullptr;
-    }
   }
   return nullptr;
 }
