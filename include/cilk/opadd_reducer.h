@@ -1,8 +1,10 @@
 /*===- cilk/opadd_reducer.h - OpenCilk 2's sum reducer, as a class ---------===*\
  *
- * OpenCilk 2 declares `cilk::opadd_reducer<long> sum = 0;` as `long
- * cilk_reducer(zero, plus)`, a type qualifier that needs its compiler.
- * Here it is a class with the same everyday uses:
+ * OpenCilk 2 declares `cilk::opadd_reducer<long> sum = 0;` through an
+ * alias template over `long cilk_reducer(zero, plus)`, whose identity and
+ * reduce depend on the template's parameter (which Weft's cilk_reducer
+ * does not support: docs/reducers.md). Here it is a class with the same
+ * everyday uses:
  *
  *   cilk::opadd_reducer<long> sum = 0;
  *   cilk_for (long i = 0; i < n; ++i) sum += a[i];   // also -=, ++, --
