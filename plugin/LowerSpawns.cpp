@@ -243,7 +243,8 @@ bool collectSpawns(Function &F, Function *Marker,
 /// casts) from an object mark's result: a member call, a member operator,
 /// a virtual call, which also loads its vtable through the same pointer, or
 /// a call through a pointer to member (`this` offset by the pointer's
-/// adjustment, and a virtual one's vtable loaded from there).
+/// adjustment, and a virtual one's vtable loaded from there). Sanitizer
+/// checks on the object are not candidates.
 CallBase *findMarkedMemberCall(CallInst *Mark) {
   CallBase *Found = nullptr;
   SmallVector<Value *, 4> Work = {Mark};
@@ -254,6 +255,10 @@ CallBase *findMarkedMemberCall(CallInst *Mark) {
       continue;
     for (User *U : V->users()) {
       if (auto *CB = dyn_cast<CallBase>(U)) {
+        // A sanitizer's check of the object (-fsanitize=undefined: its
+        // size, its dynamic type) is no call of the program's.
+        if (CB->hasMetadata(LLVMContext::MD_nosanitize))
+          continue;
         unsigned This = CB->arg_size() > 1 && CB->paramHasAttr(0, Attribute::StructRet);
         if (CB->arg_size() > This && CB->getArgOperand(This) == V) {
           if (Found && Found != CB)

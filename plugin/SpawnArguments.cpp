@@ -87,9 +87,12 @@ bool collectUses(AllocaInst *AI, SmallPtrSetImpl<Instruction *> &Uses) {
       if (I->isLifetimeStartOrEnd())
         return false;
       if (isa<GetElementPtrInst>(I) || isa<CastInst>(I)) {
-        if (!I->getType()->isPointerTy())
-          return false;
-        Work.push_back(I);
+        if (I->getType()->isPointerTy())
+          Work.push_back(I);
+        else if (!I->hasMetadata(LLVMContext::MD_nosanitize))
+          return false; // the address escapes as an integer
+        // else: a sanitizer's check (-fsanitize=undefined) turns the
+        // address into an integer only to report it; a use like any other.
       } else if (auto *SI = dyn_cast<StoreInst>(I);
                  SI && SI->getValueOperand() == Ptr) {
         return false;

@@ -10,7 +10,10 @@
 // function pointer, a virtual call, a struct result returned through sret,
 // and the class placed after and before small and large struct arguments
 // (whose IR arguments the front end cannot count). The children spin before
-// they read their arguments so that a thief gets there first.
+// they read their arguments so that a thief gets there first. The UBSan
+// build checks that the sanitizer's checks of the temporary and of the
+// object (a use of its address as an integer, an objectsize call) neither
+// hide the temporary nor the member call: before, it did not compile.
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t.o2
 // RUN: %run-check %t.o2 %t.serial
@@ -18,6 +21,8 @@
 // RUN: %run-check %t.o0 %t.serial
 // RUN: %weftcxx -O1 -fsanitize=address %s -o %t.asan
 // RUN: %run-check %t.asan %t.serial
+// RUN: %weftcxx -O2 -fsanitize=undefined -fno-sanitize-recover=all %s -o %t.ubsan
+// RUN: %run-check %t.ubsan %t.serial
 #include <cilk/cilk.h>
 #include <cstdio>
 
