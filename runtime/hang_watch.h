@@ -3,10 +3,9 @@
 // With WEFT_DEBUG_HANG=S, a watcher thread started with the pool looks at
 // every worker four times a second. When nothing has moved for S seconds
 // (no spawn, steal, park, sync, completion or resumed stack, no deque
-// changed)
-// while work is outstanding (a worker runs program code, a deque holds a
-// frame, or a stack is parked), it prints what each worker is doing to
-// stderr, once per stall, and keeps watching.
+// changed) while work is outstanding (a worker runs program code, a deque
+// holds a frame, or a stack is parked), it prints what each worker is doing
+// to stderr, once per stall, and keeps watching.
 //
 // The watcher only reads: each worker's activity word, deque ends and
 // counters are atomics their owners write relaxed, so a snapshot is a
