@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LowerSpawns.h"
+#include "Pipeline.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -16,5 +16,5 @@
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "WeftLowerSpawns", "0.1",
-          [](llvm::PassBuilder &PB) { weft::registerLowerSpawns(PB, false); }};
+          [](llvm::PassBuilder &PB) { weft::registerPasses(PB, false); }};
 }

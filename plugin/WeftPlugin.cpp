@@ -18,10 +18,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LowerSpawns.h"
-#include "SourceErrors.h"
-#include "SpawnMarks.h"
-#include "SpawnRewriter.h"
+#include "Pipeline.h"
+#include "shared/SourceErrors.h"
+#include "frontend/SpawnMarks.h"
+#include "frontend/SpawnRewriter.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/CodeGenOptions.h"
@@ -144,7 +144,7 @@ protected:
     CodeGenOptions &CodeGen = CI.getCodeGenOpts();
     CodeGen.PassBuilderCallbacks.push_back(
         [WorkSpan = WorkSpan](llvm::PassBuilder &PB) {
-          registerLowerSpawns(PB, true, WorkSpan);
+          registerPasses(PB, true, WorkSpan);
         });
     // Lifetime markers at every -O level. coro-split keeps an alloca out of
     // the shared frame only if they show it dead at every steal point; a

@@ -1,6 +1,6 @@
 //===- abi.cpp - The entry points that compiled spawning functions call ---===//
 //
-// The IR pass (plugin/LowerSpawns.cpp) emits, per spawning function F:
+// The IR pass (plugin/lower/LowerSpawns.cpp) emits, per spawning function F:
 //
 //   fast clone (ramp)                    slow clone (F.resume)
 //   -----------------                    ---------------------

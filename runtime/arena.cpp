@@ -2,7 +2,7 @@
 //
 // A slow clone runs on a thief's stack and leaves it at its next steal
 // point, so a VLA or alloca() it executes cannot live there. The IR pass
-// (plugin/DynamicAllocas.cpp) turns each into __weft_arena_alloc on an arena
+// (plugin/lower/DynamicAllocas.cpp) turns each into __weft_arena_alloc on an arena
 // that the frame owns, and releases the arena when the function completes.
 // Fast clones never come here: their allocas stay on their own stack.
 //

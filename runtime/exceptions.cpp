@@ -1,7 +1,7 @@
 //===- exceptions.cpp - Carrying an exception from a child to its sync ----===//
 //
 // The IR pass catches an exception where it would leave a spawned child or
-// a slow clone (plugin/SpawnExceptions.cpp) and hands it here; the frame
+// a slow clone (plugin/lower/SpawnExceptions.cpp) and hands it here; the frame
 // keeps it until a sync, or the parked fast clone, rethrows it. Only this
 // file is compiled with exceptions, and only programs that can throw link
 // it, so C programs never pull in the C++ runtime.
@@ -85,7 +85,7 @@ void __weft_catch(void *FramePtr, void *Exn) {
   rethrowHeld(Held);
 }
 
-/// Parallel loops (plugin/ParallelForBuild.h): an iteration's catch-all
+/// Parallel loops (plugin/frontend/parallel_for/ParallelForBuild.h): an iteration's catch-all
 /// keeps the exception in the slot of the loop's parent, the first to
 /// arrive winning as for spawned children, and ends its chunk.
 void __weft_pfor_catch(void **Slot) {

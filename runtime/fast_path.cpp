@@ -5,7 +5,7 @@
 // plain function call. So this file is not part of libweft: the build
 // compiles it to LLVM bitcode, the plugin embeds the bitcode, and after
 // coro-split the IR pass inlines these two bodies at every push and pop it
-// emitted (plugin/FastPath.cpp), as OpenCilk inlines its ABI bitcode. What
+// emitted (plugin/finish/FastPath.cpp), as OpenCilk inlines its ABI bitcode. What
 // is left per spawn is one thread-local read, the deque's owner-side loads
 // and stores, a counter and one flag test in the push; one thread-local
 // read, a store, a compiler barrier and a load in the pop.

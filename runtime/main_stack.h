@@ -16,7 +16,7 @@
 //   }
 //
 // So the plugin has a program's main entered through __weft_run_main
-// (plugin/MainStack.cpp), which runs it on a stack of its own:
+// (plugin/lower/MainStack.cpp), which runs it on a stack of its own:
 // WEFT_MAIN_STACK_KB, by default 16 times the soft RLIMIT_STACK (128 MiB
 // under the usual 8 MiB), mapped with MAP_NORESERVE and a guard page, so it
 // costs address space and only the pages the recursion touches. That stack

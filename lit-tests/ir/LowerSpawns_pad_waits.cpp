@@ -1,11 +1,11 @@
 // Verify where weft-lower-spawns puts a landing pad's wait for outstanding
-// children (plugin/LandingPadSyncs.cpp): after the pad has destroyed the
+// children (plugin/lower/LandingPadSyncs.cpp): after the pad has destroyed the
 // temporaries of the statement that threw (the std::string and its
 // allocator here), before a local's destructor or the catch dispatch. The
 // rethrow after the wait enters a landing pad of its own, with the same
 // clauses, that stores the exception and selector slots again. Every use
 // of a statement temporary gets its address from a marker call of its own
-// (plugin/DynamicAllocas.cpp), the cleanups on a stolen child's unwind path
+// (plugin/lower/DynamicAllocas.cpp), the cleanups on a stolen child's unwind path
 // too; after the split the slow clone destroys the temporary in its own
 // alloca, never through an address kept in the frame.
 //

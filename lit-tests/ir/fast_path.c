@@ -1,5 +1,5 @@
 // Verify that the runtime's push and pop are inlined into the fast clone
-// (runtime/fast_path.cpp, embedded in the plugin; plugin/FastPath.cpp):
+// (runtime/fast_path.cpp, embedded in the plugin; plugin/finish/FastPath.cpp):
 // no call to __weft_push or __weft_pop is left on the common path, the push
 // publishes the frame with a release store of the deque's bottom before the
 // spawned call (computing its argument from the function's own argument,

@@ -2,7 +2,7 @@
 // that returns before its first spawn. Its landing pads and its stolen
 // path end in the runtime's rethrow; each such end branches to the
 // function's return instead of ending in `unreachable`
-// (plugin/RethrowExits.cpp), so that shrink-wrapping finds a restore point
+// (plugin/finish/RethrowExits.cpp), so that shrink-wrapping finds a restore point
 // and a leaf of fib saves no register and allocates no stack frame.
 //
 // RUN: %weftcxx -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=IR %s

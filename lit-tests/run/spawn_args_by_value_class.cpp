@@ -3,7 +3,7 @@
 // destructor gets its own argument in every iteration. The caller builds such
 // an argument in a temporary and passes its address; nothing destroys it
 // after the call, so only the front end can tell it from a named variable
-// (plugin/ArgumentLayout.cpp). Were it one frame slot for all iterations, a
+// (plugin/frontend/ArgumentLayout.cpp). Were it one frame slot for all iterations, a
 // thief's next iteration would construct its argument there while the
 // earlier child still reads its own. Covered: a free function, a named
 // variable copied into the argument, a member function, a lambda, a

@@ -3,9 +3,9 @@
 // children whose continuations were stolen still run: the spawned call
 // throws with its frame owned (the pop succeeds), or its arguments throw
 // before the spawn. The temporaries are the clone activation's own
-// (plugin/DynamicAllocas.cpp); the landing pad destroys them and then waits
+// (plugin/lower/DynamicAllocas.cpp); the landing pad destroys them and then waits
 // for the children, a wait that may suspend the slow clone and leave its
-// stack (plugin/LandingPadSyncs.cpp). A child that throws after its
+// stack (plugin/lower/LandingPadSyncs.cpp). A child that throws after its
 // continuation was stolen destroys its own, not the thief's next
 // iteration's. Covers a std::string bound to a const reference and passed by
 // value, a class that counts its live objects and its destructions of

@@ -1,0 +1,109 @@
+//===- WorkSpan.cpp - Calls into the work/span analysis (workspan mode) ---===//
+//
+// WorkSpan.h lists the calls and where they go; runtime/workspan.cpp is
+// what they measure. The calls take no frame or coroutine state, so that
+// the lowering around them is the normal mode's, instruction for
+// instruction: the analysis measures the code that normally runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/WorkSpan.h"
+#include "lower/parallel_for/ParallelFor.h"
+
+#include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace weft {
+namespace {
+
+constexpr const char *EnterName = "__weft_workspan_enter";
+
+FunctionCallee declareHook(Module &M, StringRef Name, Type *Result,
+                           ArrayRef<Type *> Params) {
+  FunctionCallee Hook =
+      M.getOrInsertFunction(Name, FunctionType::get(Result, Params, false));
+  // Plain calls, even where the lowering turns may-throw calls into invokes.
+  if (auto *Decl = dyn_cast<Function>(Hook.getCallee()))
+    Decl->setDoesNotThrow();
+  return Hook;
+}
+
+/// Parallel loops call the splitter whose own spawns report to the
+/// analysis; the normal one would count a whole loop as one serial strand.
+void redirectParallelLoops(Module &M) {
+  Function *Normal = M.getFunction(PforRuntimeName);
+  if (!Normal || !Normal->isDeclaration())
+    return;
+  if (Function *Existing = M.getFunction(WorkSpanPforRuntimeName)) {
+    Normal->replaceAllUsesWith(Existing);
+    Normal->eraseFromParent();
+    return;
+  }
+  Normal->setName(WorkSpanPforRuntimeName);
+}
+
+/// A reference to the analysis from every module built in workspan mode, so
+/// that the linker takes runtime/workspan.cpp (which pins the worker count
+/// to one and prints the report) even for a program that never spawns. One
+/// copy per program: the variable is in a comdat of its own.
+void anchorAnalysis(Module &M) {
+  constexpr const char *AnchorName = "__weft_workspan_anchor";
+  if (M.getNamedGlobal(AnchorName))
+    return;
+  FunctionCallee Enter = declareHook(M, EnterName,
+                                     Type::getInt32Ty(M.getContext()), {});
+  auto *Callee = cast<Constant>(Enter.getCallee());
+  auto *Anchor = new GlobalVariable(M, Callee->getType(), /*isConstant=*/true,
+                                    GlobalValue::LinkOnceODRLinkage, Callee,
+                                    AnchorName);
+  Anchor->setVisibility(GlobalValue::HiddenVisibility);
+  Anchor->setComdat(M.getOrInsertComdat(AnchorName));
+  appendToCompilerUsed(M, {Anchor});
+}
+
+} // namespace
+
+void prepareWorkSpanModule(Module &M) {
+  redirectParallelLoops(M);
+  anchorAnalysis(M);
+}
+
+WorkSpanHooks::WorkSpanHooks(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *Index = Type::getInt32Ty(C);
+  Type *Void = Type::getVoidTy(C);
+  Enter = declareHook(M, EnterName, Index, {});
+  Spawn = declareHook(M, "__weft_workspan_spawn", Void, {Index});
+  Continue = declareHook(M, "__weft_workspan_continue", Void, {Index});
+  Sync = declareHook(M, "__weft_workspan_sync", Void, {Index});
+  Exit = declareHook(M, "__weft_workspan_exit", Void, {Index});
+}
+
+void WorkSpanHooks::enter(Instruction *Before) {
+  Record = IRBuilder<>(Before).CreateCall(Enter, {}, "weft.workspan");
+}
+
+void WorkSpanHooks::spawn(Instruction *Before) {
+  IRBuilder<>(Before).CreateCall(Spawn, {Record});
+}
+
+void WorkSpanHooks::continuation(BasicBlock *Cont) {
+  IRBuilder<>(Cont, Cont->getFirstInsertionPt()).CreateCall(Continue, {Record});
+}
+
+void WorkSpanHooks::sync(Instruction *Before) {
+  IRBuilder<>(Before).CreateCall(Sync, {Record});
+}
+
+void WorkSpanHooks::exit(Instruction *Before) {
+  IRBuilder<>(Before).CreateCall(Exit, {Record});
+}
+
+} // namespace weft

@@ -1,0 +1,282 @@
+//===- SinkFrameInit.cpp - Initialise a fast clone's frame only if used ---===//
+//
+// coro-split and the lowering initialise the coroutine frame in the fast
+// clone's entry block: the resume and destroy pointers, the frame header
+// (handle, join, park, steals, exception), and the spills of arguments that
+// the slow clone would need. A call that never reaches a spawn (a leaf of
+// fib, half of all its calls) pays for all of it:
+//
+//   entry:                                    entry:
+//     %mem = alloca [112 x i8]                  %mem = alloca [112 x i8]
+//     store @f.resume, %mem                     br %leaf, %ret, %rec
+//     store @f.destroy, %mem+8      ==>       rec:
+//     store %mem, %mem+16 ; header              store @f.resume, %mem
+//     store 0, %mem+24 ...                      store %mem, %mem+16
+//     store %n, %mem+72   ; spill               ... (the same stores)
+//     br %leaf, %ret, %rec                      %n1 = load %mem+72
+//   rec:                                        call @__weft_push(%mem+16)
+//     %n1 = load %mem+72
+//     call @__weft_push(%mem+16)
+//
+// The store of the destroy function goes altogether: Weft never destroys a
+// spawning function's frame through its coroutine handle (a thief resumes
+// it, or it completes), so the slot is never read.
+//
+// The empty asm that marked a spawn's destination as escaped goes, the
+// destination being a slot of the frame now (dropEscapeMarkers below). The
+// stores move to the nearest block that dominates every other use of the
+// frame, outside any loop, before the first such use there. What they
+// store is a constant, an argument or a value of the entry block, so it is
+// available there, and nothing reads the frame before (the frame is the
+// function's own alloca and has not escaped yet). With the stores gone from
+// the leaf path, the backend's shrink-wrapping can also keep the prologue's
+// register saves off it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "finish/PostSplit.h"
+#include "shared/Markers.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+#include <optional>
+
+#define DEBUG_TYPE "weft-frame-to-stack"
+
+using namespace llvm;
+
+STATISTIC(NumSunkInits, "Frame initialisations moved off paths without spawns");
+STATISTIC(NumDroppedDestroyPointers,
+          "Stores of a coroutine's destroy function dropped from fast clones");
+STATISTIC(NumDroppedEscapeMarkers,
+          "Escape markers of allocas that became frame slots dropped");
+
+namespace weft {
+namespace {
+
+/// The empty asm that lets a spawn's destination escape (SpawnWindow.cpp,
+/// escapeDestinations).
+bool isEscapeMarker(const Instruction &I) {
+  return isa<CallInst>(I) && I.getMetadata(EscapeMarkerMD);
+}
+
+/// Whether anything but the escape markers captures the frame.
+struct CapturedOtherwise : CaptureTracker {
+  bool Captured = false;
+  void tooManyUses() override { Captured = true; }
+  bool captured(const Use *U) override {
+    if (isEscapeMarker(*cast<Instruction>(U->getUser())))
+      return false;
+    Captured = true;
+    return true;
+  }
+};
+
+/// Drops the escape markers of allocas that coro-split turned into slots
+/// of \p Frame, and takes them out of \p Uses. A marker made its alloca
+/// escape so that no load of it after a sync could be hoisted above the
+/// sync's runtime calls. The frame escapes anyway: every spawn first
+/// pushes it, which stores its address in the deque (or passes it to the
+/// runtime), so every call after a push may write any slot. Only the fast
+/// clone has the markers (they sat in the entry block), and a fast clone's
+/// syncs make no calls at all. Left alone, a marker would still clobber
+/// all memory, making the fast clone reload from the frame the arguments
+/// it has just spilled there, and it would take a register for its operand.
+void dropEscapeMarkers(AllocaInst *Frame, SmallVectorImpl<Instruction *> &Uses) {
+  CapturedOtherwise Tracker;
+  PointerMayBeCaptured(Frame, &Tracker);
+  if (!Tracker.Captured)
+    return;
+  SmallVector<Instruction *, 4> Markers;
+  for (Instruction *I : Uses)
+    if (isEscapeMarker(*I))
+      Markers.push_back(I);
+  for (Instruction *Marker : Markers) {
+    erase(Uses, Marker);
+    Marker->eraseFromParent();
+    ++NumDroppedEscapeMarkers;
+  }
+}
+
+/// The bytes of \p Frame that \p I reads or writes, for a non-atomic load,
+/// store or memset at a constant offset of the frame.
+std::optional<std::pair<int64_t, int64_t>> accessedBytes(const Instruction &I,
+                                                         const AllocaInst *Frame) {
+  const DataLayout &DL = I.getDataLayout();
+  const Value *Addr = nullptr;
+  int64_t Size = 0;
+  if (const auto *Store = dyn_cast<StoreInst>(&I); Store && !Store->isAtomic()) {
+    Addr = Store->getPointerOperand();
+    Size = DL.getTypeStoreSize(Store->getValueOperand()->getType());
+  } else if (const auto *Load = dyn_cast<LoadInst>(&I); Load && !Load->isAtomic()) {
+    Addr = Load->getPointerOperand();
+    Size = DL.getTypeStoreSize(Load->getType());
+  } else if (const auto *Set = dyn_cast<MemSetInst>(&I)) {
+    // The header's zeroing, as InstCombine merged its stores.
+    auto *Length = dyn_cast<ConstantInt>(Set->getLength());
+    if (!Length)
+      return std::nullopt;
+    Addr = Set->getDest();
+    Size = Length->getSExtValue();
+  }
+  int64_t Offset = 0;
+  if (!Addr || GetPointerBaseWithConstantOffset(Addr, Offset, DL) != Frame)
+    return std::nullopt;
+  return std::make_pair(Offset, Offset + Size);
+}
+
+/// Every instruction that uses \p Frame's memory, through address
+/// arithmetic, except the address arithmetic itself.
+void collectFrameUses(AllocaInst *Frame, SmallVectorImpl<Instruction *> &Uses) {
+  SmallVector<Instruction *, 16> Work = {Frame};
+  SmallPtrSet<Instruction *, 32> Seen;
+  while (!Work.empty()) {
+    Instruction *Addr = Work.pop_back_val();
+    for (User *U : Addr->users()) {
+      auto *I = cast<Instruction>(U);
+      if (!Seen.insert(I).second)
+        continue;
+      if (isa<GetElementPtrInst>(I) || isa<CastInst>(I))
+        Work.push_back(I);
+      else
+        Uses.push_back(I);
+    }
+  }
+}
+
+/// The function \p I stores at \p Offset of \p Frame, if it is such a store.
+Function *storedFunction(Instruction *I, const AllocaInst *Frame,
+                         int64_t Offset) {
+  auto *Store = dyn_cast<StoreInst>(I);
+  auto Bytes = accessedBytes(*I, Frame);
+  if (!Store || !Bytes || Bytes->first != Offset)
+    return nullptr;
+  return dyn_cast<Function>(Store->getValueOperand());
+}
+
+/// Drops the store of the destroy function's address into \p Frame
+/// (switch-resume coroutines keep it next to the resume function's): a
+/// spawning function's frame is resumed by a thief or completes, and nothing
+/// ever destroys it, so the store is dead on every spawn. Recognised by the
+/// pair coro-split emits, `f.resume` at offset 0 and `f.destroy` one
+/// pointer further, with nothing else in the function reading that slot.
+/// The store also leaves \p Uses.
+void dropDestroyPointer(AllocaInst *Frame,
+                        SmallVectorImpl<Instruction *> &Uses) {
+  const DataLayout &DL = Frame->getDataLayout();
+  int64_t Slot = DL.getPointerSize();
+  Function *Resume = nullptr;
+  Instruction *DestroyStore = nullptr;
+  for (Instruction *I : Uses) {
+    if (Function *Fn = storedFunction(I, Frame, 0))
+      Resume = Fn;
+    else if (Function *Fn = storedFunction(I, Frame, Slot);
+             Fn && Fn->getName().ends_with(".destroy"))
+      DestroyStore = I;
+  }
+  if (!Resume || !DestroyStore || !Resume->getName().ends_with(".resume"))
+    return;
+  StringRef Destroy =
+      cast<StoreInst>(DestroyStore)->getValueOperand()->getName();
+  if (Destroy.drop_back(strlen(".destroy")) !=
+      Resume->getName().drop_back(strlen(".resume")))
+    return;
+  // The runtime (the push's callee) reads the resume pointer and the
+  // header, never the destroy slot; a load of that slot keeps the store.
+  for (Instruction *I : Uses) {
+    if (!isa<LoadInst>(I))
+      continue;
+    auto Bytes = accessedBytes(*I, Frame);
+    if (!Bytes || (Bytes->first < 2 * Slot && Slot < Bytes->second))
+      return;
+  }
+  erase(Uses, DestroyStore);
+  DestroyStore->eraseFromParent();
+  ++NumDroppedDestroyPointers;
+}
+
+} // namespace
+
+bool sinkFrameInitialization(AllocaInst *Frame) {
+  Function &F = *Frame->getFunction();
+  BasicBlock &Entry = F.getEntryBlock();
+  if (Frame->getParent() != &Entry)
+    return false;
+  SmallVector<Instruction *, 32> Uses;
+  collectFrameUses(Frame, Uses);
+  dropDestroyPointer(Frame, Uses);
+  dropEscapeMarkers(Frame, Uses);
+
+  // The initialisations: the escape markers, and the entry block's plain
+  // stores and memsets into the frame, with the bytes they write.
+  SmallVector<Instruction *, 16> Inits;
+  SmallPtrSet<Instruction *, 16> IsInit;
+  SmallVector<std::pair<int64_t, int64_t>, 16> Written;
+  for (Instruction *I : Uses) {
+    if (I->getParent() != &Entry)
+      continue;
+    auto Bytes = accessedBytes(*I, Frame);
+    bool Writes = Bytes && !isa<LoadInst>(I) && !I->isVolatile();
+    if (!Writes && !isEscapeMarker(*I))
+      continue;
+    Inits.push_back(I);
+    IsInit.insert(I);
+    if (Writes)
+      Written.push_back(*Bytes);
+  }
+  // What they must come before: any use that lets the frame escape, and any
+  // load or store of bytes they write. Others (a slot the function uses for
+  // itself only, such as its return value on the way out) do not care.
+  SmallVector<Instruction *, 16> Others;
+  SmallPtrSet<Instruction *, 16> IsOther;
+  for (Instruction *I : Uses) {
+    if (IsInit.count(I))
+      continue;
+    auto Bytes = accessedBytes(*I, Frame);
+    bool Disjoint = Bytes && none_of(Written, [&](auto W) {
+      return Bytes->first < W.second && W.first < Bytes->second;
+    });
+    if (!Disjoint) {
+      Others.push_back(I);
+      IsOther.insert(I);
+    }
+  }
+  if (Inits.empty() || Others.empty())
+    return false;
+
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  BasicBlock *Target = Others.front()->getParent();
+  for (Instruction *I : Others)
+    Target = DT.findNearestCommonDominator(Target, I->getParent());
+  // Once per call, not once per iteration.
+  while (Target && Target != &Entry && LI.getLoopFor(Target))
+    Target = DT.getNode(Target)->getIDom()->getBlock();
+  if (!Target || Target == &Entry)
+    return false;
+
+  Instruction *Before = Target->getTerminator();
+  for (Instruction &I : *Target)
+    if (IsOther.count(&I)) {
+      Before = &I;
+      break;
+    }
+  if (isa<PHINode>(Before) || Before->isEHPad())
+    return false;
+  // Their address arithmetic stays in the entry block, which dominates.
+  sort(Inits, [](Instruction *A, Instruction *B) { return A->comesBefore(B); });
+  for (Instruction *I : Inits)
+    I->moveBefore(Before);
+  NumSunkInits += Inits.size();
+  return true;
+}
+
+} // namespace weft

@@ -1,0 +1,715 @@
+//===- ReducerUses.cpp - OpenCilk 2's reducer variables, each use a view --===//
+//
+// With the plugin, <cilk/cilk.h> spells OpenCilk 2's reducer qualifier
+// `T cilk_reducer(I, R)` as the type attribute
+// `T [[clang::annotate_type("weft_reducer", I, R)]]` (in C++, I and R
+// converted to the callbacks' pointer types). Clang 19 keeps the
+// attribute's arguments only in the declaration's type as written (its
+// TypeLoc), not in the type, so I and R are found from a declaration: the
+// variable's own, or the typedef or alias template it names.
+//
+// The walk (SpawnRewriter.cpp) hands each expression here first:
+//
+//   x             ==>  (*(T *)__weft_hyper_lookup((void *)&x, sizeof(T),
+//                                                 alignof(T), I, R))
+//   *p, p->m      ==>  the same with p for &x, where p is declared
+//                      `T cilk_reducer(I, R) *p` (a parameter or a variable)
+//   &x            ==>  unchanged where it initialises or is assigned to a
+//                      `T cilk_reducer(I, R) *` (a parameter's included):
+//                      the reducer itself, as in OpenCilk; elsewhere the
+//                      address of the view, `&(*(T *)__weft_hyper_lookup(..))`
+//
+// and a local reducer's declaration gets a companion variable after it,
+// which registers x as its own leftmost view once x is initialised, and
+// whose cleanup unregisters it on every way out of x's scope (before x is
+// destroyed):
+//
+//   T x = init;  ==>  T x = init, *__weft_reducer_key
+//                        __attribute__((cleanup(__weft_hyper_unregister)))
+//                        = __weft_hyper_register(&x, sizeof(T), alignof(T), I, R);
+//
+// A static or global reducer is registered by the runtime on its first
+// lookup outside the leftmost strand (runtime/hyper.cpp). Forms that the
+// rewrite cannot follow are errors where they are written: a reducer data
+// member, array, parameter by value, reference or return type; a reducer
+// captured by copy; an access through a reducer pointer that is not a
+// variable (`p[i]`, `*(p + 1)`); I or R that is not a function's name;
+// and, found once the translation unit is complete, any use the walk did
+// not reach or cannot make a view (ReducerGuard.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/SpawnRewriter.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/TypeLoc.h"
+
+using namespace clang;
+
+namespace weft {
+namespace {
+
+constexpr const char *HyperLookupName = "__weft_hyper_lookup";
+constexpr const char *HyperRegisterName = "__weft_hyper_register";
+constexpr const char *HyperUnregisterName = "__weft_hyper_unregister";
+
+/// The type \p TL is written in terms of, one layer of sugar down: an
+/// attribute's modified type, a parenthesised type's inside, an elaborated
+/// name's type, a typedef's or an alias template's definition; null when
+/// \p TL is none of these.
+TypeLoc throughSugar(TypeLoc TL) {
+  if (auto A = TL.getAs<AttributedTypeLoc>())
+    return A.getModifiedLoc();
+  if (auto P = TL.getAs<ParenTypeLoc>())
+    return P.getInnerLoc();
+  if (auto E = TL.getAs<ElaboratedTypeLoc>())
+    return E.getNamedTypeLoc();
+  const TypeSourceInfo *Definition = nullptr;
+  if (auto T = TL.getAs<TypedefTypeLoc>())
+    Definition = T.getTypedefNameDecl()->getTypeSourceInfo();
+  else if (auto S = TL.getAs<TemplateSpecializationTypeLoc>())
+    if (const auto *Alias = dyn_cast_or_null<TypeAliasTemplateDecl>(
+            S.getTypePtr()->getTemplateName().getAsTemplateDecl()))
+      Definition = Alias->getTemplatedDecl()->getTypeSourceInfo();
+  return Definition ? Definition->getTypeLoc() : TypeLoc();
+}
+
+/// The `weft_reducer` annotation on the type written as \p TL, looking
+/// through qualifiers, parentheses, typedefs and alias templates; null if
+/// there is none.
+const AnnotateTypeAttr *reducerAttr(TypeLoc TL) {
+  for (; !TL.isNull(); TL = throughSugar(TL)) {
+    TL = TL.getUnqualifiedLoc();
+    if (auto A = TL.getAs<AttributedTypeLoc>())
+      if (const auto *Ann = dyn_cast_or_null<AnnotateTypeAttr>(A.getAttr());
+          Ann && Ann->getAnnotation() == "weft_reducer")
+        return Ann;
+  }
+  return nullptr;
+}
+
+/// The annotation on the pointee of the pointer type written as \p TL.
+const AnnotateTypeAttr *reducerPointeeAttr(TypeLoc TL) {
+  for (; !TL.isNull(); TL = throughSugar(TL)) {
+    TL = TL.getUnqualifiedLoc();
+    if (auto P = TL.getAs<PointerTypeLoc>())
+      return reducerAttr(P.getPointeeLoc());
+  }
+  return nullptr;
+}
+
+TypeLoc writtenType(const DeclaratorDecl *D) {
+  const TypeSourceInfo *TSI = D->getTypeSourceInfo();
+  return TSI ? TSI->getTypeLoc() : TypeLoc();
+}
+
+/// The function named by an argument of the annotation, or null. In C++
+/// the header converts each to the callback's type, which also resolves a
+/// template-id (`zero<long>`).
+FunctionDecl *namedFunction(Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (auto *C = dyn_cast<ConstantExpr>(E))
+    E = C->getSubExpr()->IgnoreParenCasts();
+  if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr()->IgnoreParenCasts();
+  auto *Ref = dyn_cast<DeclRefExpr>(E);
+  return Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// Whether \p FD is `void f(P *)` with \p Params pointer parameters.
+bool isCallback(const FunctionDecl *FD, unsigned Params) {
+  if (!FD->getReturnType()->isVoidType() || FD->getNumParams() != Params)
+    return false;
+  for (const ParmVarDecl *P : FD->parameters())
+    if (!P->getType()->isPointerType())
+      return false;
+  return true;
+}
+
+/// Whether the type written as \p TL carries a clang::annotate_type other
+/// than `weft_reducer` and no `weft_reducer`: a type that the annotation
+/// marks for another tool, not a reducer. (Clang 19's AttributedType does
+/// not keep the annotation's arguments, so a `long` annotated for another
+/// tool is the same type as a reducer of long: only the declaration can
+/// tell them apart.)
+bool otherAnnotation(TypeLoc TL, bool Pointee) {
+  bool Other = false;
+  while (!TL.isNull()) {
+    TL = TL.getUnqualifiedLoc();
+    if (auto A = TL.getAs<AttributedTypeLoc>()) {
+      const auto *Ann = dyn_cast_or_null<AnnotateTypeAttr>(A.getAttr());
+      if (Ann && !Pointee) {
+        if (Ann->getAnnotation() == "weft_reducer")
+          return false;
+        Other = true;
+      }
+      TL = A.getModifiedLoc();
+    } else if (auto P = TL.getAs<PointerTypeLoc>(); P && Pointee) {
+      TL = P.getPointeeLoc();
+      Pointee = false;
+    } else if (auto R = TL.getAs<ReferenceTypeLoc>(); R && !Pointee) {
+      TL = R.getPointeeLoc();
+    } else if (auto Array = TL.getAs<ArrayTypeLoc>(); Array && !Pointee) {
+      TL = Array.getElementLoc();
+    } else if (auto Paren = TL.getAs<ParenTypeLoc>()) {
+      TL = Paren.getInnerLoc();
+    } else if (auto E = TL.getAs<ElaboratedTypeLoc>()) {
+      TL = E.getNamedTypeLoc();
+    } else if (auto T = TL.getAs<TypedefTypeLoc>()) {
+      const TypeSourceInfo *TSI = T.getTypedefNameDecl()->getTypeSourceInfo();
+      if (!TSI)
+        break;
+      TL = TSI->getTypeLoc();
+    } else {
+      break;
+    }
+  }
+  return Other;
+}
+
+const VarDecl *referencedVar(const Expr *E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// Whether \p D is declared with another tool's annotation, not a reducer.
+bool annotatedForOthers(const ValueDecl *D, bool Pointee) {
+  const auto *DD = dyn_cast_or_null<DeclaratorDecl>(D);
+  return DD && otherAnnotation(writtenType(DD), Pointee);
+}
+
+/// Whether the pointer \p E is reached from a variable whose pointee
+/// carries another tool's annotation (`*(p + 1)` for such a p).
+bool pointsToOthers(const Stmt *E) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return annotatedForOthers(Ref->getDecl(), /*Pointee=*/true);
+  for (const Stmt *Child : E->children())
+    if (Child && pointsToOthers(Child))
+      return true;
+  return false;
+}
+
+} // namespace
+
+bool SpawnRewriter::isReducerType(QualType T) const {
+  while (!T.isNull()) {
+    if (const auto *A = dyn_cast<AttributedType>(T.getTypePtr());
+        A && A->getAttrKind() == attr::AnnotateType)
+      return true;
+    QualType Next = T.getSingleStepDesugaredType(Ctx);
+    if (Next == T)
+      return false;
+    T = Next;
+  }
+  return false;
+}
+
+bool SpawnRewriter::isReducerPointer(QualType T) const {
+  const auto *P = T->getAs<PointerType>();
+  return P && isReducerType(P->getPointeeType());
+}
+
+/// I and R of the annotation \p A; an error at the annotation (once, however
+/// many uses) if they are not functions of the right shape.
+std::optional<SpawnRewriter::ReducerMonoid>
+SpawnRewriter::reducerMonoid(const AnnotateTypeAttr *A) {
+  SourceLocation Use = fileLoc(A->getLocation());
+  if (A->args_size() != 2) {
+    error(Use, "cilk_reducer takes two functions: the identity and the "
+               "reduce ('T cilk_reducer(identity, reduce)')");
+    return std::nullopt;
+  }
+  Expr **Args = A->args_begin();
+  FunctionDecl *Identity = namedFunction(Args[0]);
+  FunctionDecl *Reduce = namedFunction(Args[1]);
+  if (!Identity || !Reduce) {
+    error(Use, "the identity and the reduce of a cilk_reducer must each name "
+               "a function (not an expression or a template parameter's "
+               "function)");
+    return std::nullopt;
+  }
+  if (!isCallback(Identity, 1) || !isCallback(Reduce, 2)) {
+    error(Use, "a cilk_reducer's identity must be 'void identity(void *view)' "
+               "and its reduce 'void reduce(void *left, void *right)'");
+    return std::nullopt;
+  }
+  return ReducerMonoid{Identity, Reduce};
+}
+
+void SpawnRewriter::makeReducerFunctions() {
+  if (HyperLookup)
+    return;
+  QualType Size = Ctx.getSizeType();
+  QualType V = Ctx.VoidPtrTy;
+  HyperLookup = makeMarker(HyperLookupName, V, {V, Size, Size, V, V});
+  HyperRegister = makeMarker(HyperRegisterName, V, {V, Size, Size, V, V});
+  HyperUnregister =
+      makeMarker(HyperUnregisterName, Ctx.VoidTy, {Ctx.getPointerType(V)});
+}
+
+/// `Fn((void *)Key, sizeof(T), alignof(T), (void *)I, (void *)R)`, of type
+/// `void *`.
+Expr *SpawnRewriter::hyperCall(FunctionDecl *Fn, Expr *Key, QualType T,
+                               const ReducerMonoid &M, SourceLocation Loc) {
+  FPOptionsOverride FPO;
+  auto ToVoidPtr = [&](Expr *E) -> Expr * {
+    return ImplicitCastExpr::Create(Ctx, Ctx.VoidPtrTy, CK_BitCast, E,
+                                    nullptr, VK_PRValue, FPO);
+  };
+  auto SizeLiteral = [&](CharUnits N) -> Expr * {
+    QualType SizeTy = Ctx.getSizeType();
+    llvm::APInt Value(Ctx.getTypeSize(SizeTy), N.getQuantity());
+    return IntegerLiteral::Create(Ctx, Value, SizeTy, Loc);
+  };
+  Expr *Args[] = {ToVoidPtr(Key), SizeLiteral(Ctx.getTypeSizeInChars(T)),
+                  SizeLiteral(Ctx.getTypeAlignInChars(T)),
+                  ToVoidPtr(functionPointer(M.Identity, Loc)),
+                  ToVoidPtr(functionPointer(M.Reduce, Loc))};
+  return CallExpr::Create(Ctx, functionPointer(Fn, Loc), Args, Ctx.VoidPtrTy,
+                          VK_PRValue, Loc, FPO);
+}
+
+/// `(*(T *)__weft_hyper_lookup(Key, ...))`: the calling strand's view of
+/// the reducer whose address is \p Key, an lvalue of type \p T.
+Expr *SpawnRewriter::reducerView(Expr *Key, QualType T, const ReducerMonoid &M,
+                                 SourceLocation Loc) {
+  FPOptionsOverride FPO;
+  QualType Ptr = Ctx.getPointerType(T);
+  Expr *View = ImplicitCastExpr::Create(Ctx, Ptr, CK_BitCast,
+                                        hyperCall(HyperLookup, Key, T, M, Loc),
+                                        nullptr, VK_PRValue, FPO);
+  Expr *Deref = UnaryOperator::Create(Ctx, View, UO_Deref, T, VK_LValue,
+                                      OK_Ordinary, Loc, false, FPO);
+  return new (Ctx) ParenExpr(Loc, Loc, Deref);
+}
+
+Expr *SpawnRewriter::addressOf(Expr *LValue) {
+  return UnaryOperator::Create(Ctx, LValue, UO_AddrOf,
+                               Ctx.getPointerType(LValue->getType()),
+                               VK_PRValue, OK_Ordinary, LValue->getBeginLoc(),
+                               false, FPOptionsOverride());
+}
+
+std::optional<SpawnRewriter::ReducerMonoid>
+SpawnRewriter::pointeeMonoid(const Expr *Pointer, SourceLocation Use) {
+  const VarDecl *Var = referencedVar(Pointer);
+  const AnnotateTypeAttr *A =
+      Var ? reducerPointeeAttr(writtenType(Var)) : nullptr;
+  if (!A) {
+    error(Use, "a reducer can be reached only through a variable or "
+               "parameter declared 'T cilk_reducer(identity, reduce) *p', as "
+               "'*p' or 'p->m'");
+    return std::nullopt;
+  }
+  return reducerMonoid(A);
+}
+
+void SpawnRewriter::noteReducerKey(QualType Destination, const Expr *Value) {
+  if (!isReducerPointer(Destination))
+    return;
+  Value = Value->IgnoreParenImpCasts();
+  if (const auto *C = dyn_cast<ConditionalOperator>(Value)) {
+    noteReducerKey(Destination, C->getTrueExpr());
+    noteReducerKey(Destination, C->getFalseExpr());
+    return;
+  }
+  const auto *U = dyn_cast<UnaryOperator>(Value);
+  if (U && U->getOpcode() == UO_AddrOf)
+    ReducerKeys.insert(U);
+}
+
+/// The arguments of a constructor call, as noteReducerKeys does a call's.
+void SpawnRewriter::noteConstructorKeys(const CXXConstructExpr *Construct) {
+  const CXXConstructorDecl *Ctor = Construct->getConstructor();
+  for (unsigned I = 0; I < Construct->getNumArgs() && I < Ctor->getNumParams();
+       ++I)
+    noteReducerKey(Ctor->getParamDecl(I)->getType(), Construct->getArg(I));
+}
+
+/// The elements of a braced initialiser (a struct's members in order, or
+/// an array's elements), as noteReducerKeys does a call's arguments.
+void SpawnRewriter::noteListKeys(const InitListExpr *List) {
+  QualType T = List->getType();
+  if (const ArrayType *AT = Ctx.getAsArrayType(T)) {
+    for (const Expr *Init : List->inits())
+      noteReducerKey(AT->getElementType(), Init);
+    return;
+  }
+  const auto *RD = T->getAsRecordDecl();
+  if (!RD || RD->isUnion())
+    return;
+  unsigned I = 0;
+  if (const auto *Class = dyn_cast<CXXRecordDecl>(RD))
+    I = Class->getNumBases();
+  for (const FieldDecl *Field : RD->fields()) {
+    if (Field->isUnnamedBitField())
+      continue;
+    if (I >= List->getNumInits())
+      break;
+    noteReducerKey(Field->getType(), List->getInit(I++));
+  }
+}
+
+/// Finds the `&x` that pass a reducer on: those that initialise, are
+/// assigned to or are returned as a `T cilk_reducer(I, R) *`, a parameter's
+/// included (a constructor's too).
+void SpawnRewriter::noteReducerKeys(const Stmt *S, const BodyWalk &Walk) {
+  if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
+    if (Return->getRetValue())
+      noteReducerKey(Walk.Function->getReturnType(), Return->getRetValue());
+    return;
+  }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+    noteConstructorKeys(Construct);
+    return;
+  }
+  if (const auto *List = dyn_cast<InitListExpr>(S)) {
+    noteListKeys(List);
+    return;
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit())
+        noteReducerKey(Var->getType(), Var->getInit());
+    return;
+  }
+  if (const auto *Assign = dyn_cast<BinaryOperator>(S)) {
+    if (Assign->getOpcode() == BO_Assign)
+      noteReducerKey(Assign->getLHS()->getType(), Assign->getRHS());
+    return;
+  }
+  const auto *Call = dyn_cast<CallExpr>(S);
+  if (!Call)
+    return;
+  QualType Callee = Call->getCallee()->getType();
+  if (const auto *P = Callee->getAs<PointerType>())
+    Callee = P->getPointeeType();
+  const auto *Proto = Callee->getAs<FunctionProtoType>();
+  const FunctionDecl *Direct = Call->getDirectCallee();
+  unsigned Skip = isa<CXXOperatorCallExpr>(Call) &&
+                          isa_and_nonnull<CXXMethodDecl>(Direct)
+                      ? 1 // the object argument
+                      : 0;
+  for (unsigned I = Skip; I < Call->getNumArgs(); ++I) {
+    unsigned Param = I - Skip;
+    if (Direct && Param < Direct->getNumParams())
+      noteReducerKey(Direct->getParamDecl(Param)->getType(), Call->getArg(I));
+    else if (Proto && Param < Proto->getNumParams())
+      noteReducerKey(Proto->getParamType(Param), Call->getArg(I));
+  }
+}
+
+bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
+  if (Walk.Dependent)
+    return false;
+  noteReducerKeys(S, Walk);
+  auto *E = dyn_cast<Expr>(S);
+  if (!E)
+    return false;
+  if (auto *U = dyn_cast<UnaryOperator>(E)) {
+    // &x passed on as a reducer pointer is the reducer itself (OpenCilk's
+    // key); anywhere else it is the address of the strand's view, which
+    // the walk makes of x below it.
+    if (U->getOpcode() == UO_AddrOf && ReducerKeys.count(U))
+      return true;
+    if (U->getOpcode() == UO_Deref &&
+        isReducerPointer(U->getSubExpr()->getType()) &&
+        !pointsToOthers(U->getSubExpr())) {
+      QualType T = U->getType().getCanonicalType();
+      std::optional<ReducerMonoid> M =
+          pointeeMonoid(U->getSubExpr(), U->getOperatorLoc());
+      if (!M || !completeReducerType(T, U->getOperatorLoc()))
+        return true;
+      makeReducerFunctions();
+      S = reducerView(U->getSubExpr(), T, *M, U->getOperatorLoc());
+      return true;
+    }
+    return false;
+  }
+  if (auto *ME = dyn_cast<MemberExpr>(E);
+      ME && ME->isArrow() && isReducerPointer(ME->getBase()->getType()) &&
+      !pointsToOthers(ME->getBase())) {
+    Expr *Base = ME->getBase();
+    QualType T = Base->getType()->getPointeeType().getCanonicalType();
+    std::optional<ReducerMonoid> M = pointeeMonoid(Base, ME->getOperatorLoc());
+    if (!M || !completeReducerType(T, ME->getOperatorLoc()))
+      return true;
+    makeReducerFunctions();
+    FPOptionsOverride FPO;
+    Expr *View = ImplicitCastExpr::Create(
+        Ctx, Ctx.getPointerType(T), CK_BitCast,
+        hyperCall(HyperLookup, Base, T, *M, ME->getOperatorLoc()), nullptr,
+        VK_PRValue, FPO);
+    ME->setBase(View);
+    return true; // nothing inside the base is a reducer use
+  }
+  if (auto *Sub = dyn_cast<ArraySubscriptExpr>(E);
+      Sub && isReducerPointer(Sub->getBase()->getType()) &&
+      !pointsToOthers(Sub->getBase())) {
+    error(Sub->getExprLoc(), "a reducer pointer cannot be indexed: an array "
+                             "of reducers is not supported; dereference a "
+                             "pointer to one reducer ('*p')");
+    return true;
+  }
+  if (auto *Default = dyn_cast<CXXDefaultArgExpr>(E)) {
+    // Instantiated with the call that needs it, after its function.
+    rewriteDefaultArgument(const_cast<ParmVarDecl *>(Default->getParam()));
+    return false;
+  }
+  auto *Ref = dyn_cast<DeclRefExpr>(E);
+  auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (Var && Ref->isNonOdrUse() == NOUR_Constant && Var->getInit() &&
+      mentionsReducer(Var->getInit())) {
+    // Inside a lambda that does not capture it, a local reference is no
+    // variable the lambda can read: only its constant was.
+    if (Var->hasLocalStorage() && Var->getDeclContext() != Walk.Function) {
+      error(Ref->getLocation(),
+            "'" + Var->getName().str() +
+                "' is bound to a reducer, and this lambda does not capture "
+                "it, so this use cannot get the strand's view: name the "
+                "reducer itself here, or take a reducer pointer "
+                "('T cilk_reducer(identity, reduce) *p = &x') and capture "
+                "that");
+      return true;
+    }
+    S = odrUse(Ref);
+    return true;
+  }
+  if (!Var || !isReducerType(Var->getType()))
+    return false;
+  SourceLocation Loc = Ref->getLocation();
+  const AnnotateTypeAttr *A = reducerAttr(writtenType(Var));
+  if (!A || isa<ParmVarDecl>(Var))
+    return true; // reported at the declaration (checkReducerDeclaration)
+  QualType T = Var->getType().getCanonicalType();
+  std::optional<ReducerMonoid> M = reducerMonoid(A);
+  if (!M || !completeReducerType(T, Loc))
+    return true;
+  makeReducerFunctions();
+  S = reducerView(addressOf(Ref), T, *M, Loc);
+  return true;
+}
+
+bool SpawnRewriter::mentionsReducer(const Stmt *S) const {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && isReducerType(Var->getType()) &&
+        !annotatedForOthers(Var, /*Pointee=*/false))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (Child && mentionsReducer(Child))
+      return true;
+  return false;
+}
+
+/// Whether each use of \p Var is rewritten to a lookup where the walk
+/// meets it: a reducer variable that is not reported at its declaration
+/// or at its annotation instead.
+bool SpawnRewriter::rewritableReducer(const VarDecl *Var) const {
+  if (!Var || isa<ParmVarDecl>(Var) || !isReducerType(Var->getType()))
+    return false;
+  const AnnotateTypeAttr *A = reducerAttr(writtenType(Var));
+  if (!A || A->args_size() != 2 || Var->getType()->isIncompleteType())
+    return false;
+  FunctionDecl *Identity = namedFunction(A->args_begin()[0]);
+  FunctionDecl *Reduce = namedFunction(A->args_begin()[1]);
+  return Identity && Reduce && isCallback(Identity, 1) && isCallback(Reduce, 2);
+}
+
+/// Whether `*Pointer` and `Pointer->m` are rewritten where the walk meets
+/// them (not reported as another form instead).
+bool SpawnRewriter::rewritableDeref(const Expr *Pointer) const {
+  if (!isReducerPointer(Pointer->getType()) || pointsToOthers(Pointer))
+    return false;
+  const VarDecl *Var = referencedVar(Pointer);
+  const AnnotateTypeAttr *A =
+      Var ? reducerPointeeAttr(writtenType(Var)) : nullptr;
+  if (!A || A->args_size() != 2 ||
+      Pointer->getType()->getPointeeType()->isIncompleteType())
+    return false;
+  FunctionDecl *Identity = namedFunction(A->args_begin()[0]);
+  FunctionDecl *Reduce = namedFunction(A->args_begin()[1]);
+  return Identity && Reduce && isCallback(Identity, 1) && isCallback(Reduce, 2);
+}
+
+/// Whether Sema copies the default argument or member initialiser \p S
+/// into each use (Sema::BuildCXXDefaultArgExpr): it holds
+/// __builtin_source_location() (std::source_location::current()) or a
+/// consteval call. The walk cannot reach those copies.
+bool SpawnRewriter::copiedPerCall(const Stmt *S) {
+  if (isa<SourceLocExpr>(S))
+    return true;
+  if (const auto *C = dyn_cast<ConstantExpr>(S); C && C->isImmediateInvocation())
+    return true;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = Call->getDirectCallee();
+        FD && FD->isImmediateFunction())
+      return true;
+  for (const Stmt *Child : S->children())
+    if (Child && copiedPerCall(Child))
+      return true;
+  return false;
+}
+
+/// \p Ref, a use that Sema found needs no load because its variable is a
+/// constant (`T &r = x;` or a range loop's `auto &&__range = x;` for a
+/// static x), as a real use. Its initialiser is now a lookup, whose value
+/// is no constant: CodeGen must read the variable.
+Expr *SpawnRewriter::odrUse(DeclRefExpr *Ref) {
+  return DeclRefExpr::Create(
+      Ctx, Ref->getQualifierLoc(), Ref->getTemplateKeywordLoc(),
+      Ref->getDecl(), Ref->refersToEnclosingVariableOrCapture(),
+      Ref->getNameInfo(), Ref->getType(), Ref->getValueKind(),
+      Ref->getFoundDecl(), nullptr, NOUR_None);
+}
+
+/// Drops the constant value Sema computed for each variable of \p S whose
+/// initialiser uses a reducer (which odrUse stops CodeGen from folding in).
+void SpawnRewriter::forgetConstantValues(Stmt *S) {
+  auto *DS = dyn_cast<DeclStmt>(S);
+  if (!DS)
+    return;
+  for (Decl *D : DS->decls())
+    if (auto *Var = dyn_cast<VarDecl>(D);
+        Var && Var->getInit() && mentionsReducer(Var->getInit()))
+      Var->setInit(Var->getInit());
+}
+
+/// A default argument is evaluated by each call, in the caller's strand:
+/// rewritten once, it is that strand's view wherever it is used.
+void SpawnRewriter::rewriteDefaultArgument(ParmVarDecl *P) {
+  if (!P->hasDefaultArg() || P->hasUnparsedDefaultArg() ||
+      P->hasUninstantiatedDefaultArg() || !WalkedDefaults.insert(P).second)
+    return;
+  const auto *Fn = dyn_cast<FunctionDecl>(P->getDeclContext());
+  Expr *Init = P->getDefaultArg();
+  // A copy for each call is made from the argument as written, which must
+  // stay Sema's own; the guard reports the reducer in it (ReducerGuard.cpp).
+  if (!Fn || !Init || Init->isValueDependent() || Init->isTypeDependent() ||
+      !mentionsReducer(Init) || copiedPerCall(Init))
+    return;
+  BodyWalk Walk(Fn, /*Dependent=*/false, Init);
+  noteReducerKey(P->getType(), Init);
+  Stmt *S = Init;
+  walk(S, Walk);
+  if (S != Init)
+    P->setDefaultArg(cast<Expr>(S));
+}
+
+bool SpawnRewriter::completeReducerType(QualType T, SourceLocation Use) {
+  if (!T->isIncompleteType())
+    return true;
+  error(Use, "a reducer's type must be complete where it is used");
+  return false;
+}
+
+void SpawnRewriter::registerLocalReducers(Stmt *&S, BodyWalk &Walk) {
+  auto *DS = dyn_cast<DeclStmt>(S);
+  if (!DS || Walk.Dependent)
+    return;
+  SmallVector<Decl *, 4> Decls;
+  bool Changed = false;
+  for (Decl *D : DS->decls()) {
+    Decls.push_back(D);
+    auto *Var = dyn_cast<VarDecl>(D);
+    if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+        !isReducerType(Var->getType()))
+      continue;
+    const AnnotateTypeAttr *A = reducerAttr(writtenType(Var));
+    if (!A)
+      continue; // reported at the declaration
+    SourceLocation Loc = Var->getLocation();
+    std::optional<ReducerMonoid> M = reducerMonoid(A);
+    QualType T = Var->getType().getCanonicalType();
+    if (!M || !completeReducerType(T, Loc))
+      continue;
+    makeReducerFunctions();
+    auto *Ref = DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(),
+                                    SourceLocation(), Var, false, Loc,
+                                    Var->getType(), VK_LValue);
+    auto *Key = VarDecl::Create(
+        Ctx, Var->getDeclContext(), Loc, Loc,
+        &Ctx.Idents.get("__weft_reducer_key"), Ctx.VoidPtrTy,
+        Ctx.getTrivialTypeSourceInfo(Ctx.VoidPtrTy, Loc), SC_None);
+    Key->setImplicit(true);
+    Key->setInit(hyperCall(HyperRegister, addressOf(Ref), T, *M, Loc));
+    Key->addAttr(CleanupAttr::CreateImplicit(Ctx, HyperUnregister));
+    Decls.push_back(Key);
+    Changed = true;
+  }
+  if (!Changed)
+    return;
+  DeclGroupRef Group = DeclGroupRef::Create(Ctx, Decls.data(), Decls.size());
+  S = new (Ctx) DeclStmt(Group, DS->getBeginLoc(), DS->getEndLoc());
+}
+
+void SpawnRewriter::checkReducerCaptures(const LambdaExpr *Lambda) {
+  for (const LambdaCapture &C : Lambda->captures())
+    if (C.capturesVariable() && C.getCaptureKind() == LCK_ByCopy)
+      if (const auto *Var = dyn_cast<VarDecl>(C.getCapturedVar());
+          Var && isReducerType(Var->getType()) &&
+          !annotatedForOthers(Var, /*Pointee=*/false))
+        error(C.getLocation(),
+              "a reducer cannot be captured by copy: capture it by "
+              "reference");
+}
+
+void SpawnRewriter::checkReducerDeclaration(const DeclaratorDecl *D) {
+  QualType T = D->getType();
+  if (T.isNull() || T->isDependentType())
+    return;
+  if (const auto *P = dyn_cast<ParmVarDecl>(D))
+    rewriteDefaultArgument(const_cast<ParmVarDecl *>(P));
+  SourceLocation Loc = D->getLocation();
+  if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+    FunctionTypeLoc FTL = FD->getFunctionTypeLoc();
+    if (isReducerType(FD->getReturnType()) &&
+        !(FTL && otherAnnotation(FTL.getReturnLoc(), /*Pointee=*/false)))
+      error(Loc, "a function cannot return a reducer (cilk_reducer): "
+                 "return its value, or take a pointer to the reducer");
+    return;
+  }
+  if (isReducerType(T.getNonReferenceType()) || isReducerPointer(T))
+    SawReducer = true;
+  QualType Element = T.getNonReferenceType();
+  while (const ArrayType *AT = Ctx.getAsArrayType(Element))
+    Element = AT->getElementType();
+  if (!isReducerType(Element) || annotatedForOthers(D, /*Pointee=*/false))
+    return;
+  if (isa<FieldDecl>(D)) {
+    error(Loc, "a data member cannot be a reducer (cilk_reducer): declare "
+               "the reducer as a variable, or use weft::reducer<M> "
+               "(<weft/reducer.h>)");
+    return;
+  }
+  if (T->isReferenceType()) {
+    error(Loc, "a reference to a reducer (cilk_reducer) is not supported: "
+               "use a pointer ('T cilk_reducer(identity, reduce) *p')");
+    return;
+  }
+  if (Element != T) {
+    error(Loc, "an array of reducers (cilk_reducer) is not supported");
+    return;
+  }
+  if (isa<ParmVarDecl>(D)) {
+    error(Loc, "a parameter cannot be a reducer (cilk_reducer) by value: "
+               "pass a pointer ('T cilk_reducer(identity, reduce) *p')");
+    return;
+  }
+  const auto *Var = dyn_cast<VarDecl>(D);
+  if (!Var)
+    return;
+  if (Var->getTLSKind() != VarDecl::TLS_None) {
+    error(Loc, "a thread-local reducer (cilk_reducer) is not supported");
+    return;
+  }
+  if (!reducerAttr(writtenType(Var)))
+    error(Loc, "this variable's type is a cilk_reducer, but its identity and "
+               "reduce are found only where 'cilk_reducer(identity, reduce)' "
+               "is written in the declaration or in a typedef it names");
+}
+
+} // namespace weft

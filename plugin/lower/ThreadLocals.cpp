@@ -1,0 +1,119 @@
+//===- ThreadLocals.cpp - thread_local addresses may change at any call ---===//
+//
+// A call into a spawning function can return on another thread: if the
+// callee's frame is stolen, the stack it runs on parks, and whichever worker
+// finishes the callee's slow clone resumes that stack, with the caller's
+// frames above it. The same holds for a spawning function itself after a
+// steal point. But LLVM treats a thread_local's address as a constant of
+// the function (llvm.threadlocal.address is readnone and speculatable), so
+// it computes it once and keeps it across calls, and the caller then reads
+// and writes the thread it started on, not the one it runs on.
+//
+// So from the start of the pipeline to its end, every such address is
+// computed by an opaque call that only reads inaccessible memory:
+//
+//   %p = call ptr @llvm.threadlocal.address.p0(ptr @tls)
+//     ==>  %p = call ptr @__weft_threadlocal_address(ptr @tls)  ; memory(inaccessiblemem: read)
+//
+// Any call that may write memory (every unknown call, every runtime call
+// around a steal point) ends its value's reuse, while a loop without calls
+// may still hoist it. At the end of the pipeline each one becomes the
+// intrinsic again, where it stands, and starts a new basic block if a call
+// comes before it in its block: instruction selection reads the thread
+// pointer (%fs:0) as a load without a chain and merges the reads of one
+// block, across calls. This is done in every function of a
+// module built with the plugin, since a function cannot know whether a
+// callee in another translation unit spawns. (Code built without the
+// plugin keeps the usual assumption; see docs/constructs.md.)
+//
+//===----------------------------------------------------------------------===//
+
+#include "lower/ThreadLocals.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace weft {
+namespace {
+
+constexpr const char *AddressName = "__weft_threadlocal_address";
+
+/// A call that may run code on another thread: anything but an intrinsic.
+bool mayMigrate(const Instruction &I) {
+  const auto *CB = dyn_cast<CallBase>(&I);
+  return CB && !isa<IntrinsicInst>(CB) && !CB->isInlineAsm();
+}
+
+/// Replaces every call to \p From with a call to \p To (same arguments).
+/// Returns the new calls.
+SmallVector<CallInst *, 16> redirectCalls(Function *From, FunctionCallee To) {
+  SmallVector<CallInst *, 16> Redirected;
+  if (!From || From->use_empty())
+    return Redirected;
+  SmallVector<CallInst *, 16> Calls;
+  for (User *U : From->users())
+    if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getCalledFunction() == From)
+      Calls.push_back(CI);
+  for (CallInst *CI : Calls) {
+    SmallVector<Value *, 1> Args(CI->args());
+    CallInst *New = CallInst::Create(To, Args, "", CI->getIterator());
+    New->takeName(CI);
+    New->setDebugLoc(CI->getDebugLoc());
+    CI->replaceAllUsesWith(New);
+    CI->eraseFromParent();
+    Redirected.push_back(New);
+  }
+  return Redirected;
+}
+
+} // namespace
+
+bool hideThreadLocalAddresses(Module &M) {
+  bool Changed = false;
+  for (Function &Intrinsic : M.functions()) {
+    if (Intrinsic.getIntrinsicID() != Intrinsic::threadlocal_address)
+      continue;
+    auto *Ty = Intrinsic.getFunctionType();
+    std::string Name = (AddressName + Intrinsic.getName().drop_front(
+                                          strlen("llvm.threadlocal.address")))
+                           .str();
+    auto *Opaque =
+        cast<Function>(M.getOrInsertFunction(Name, Ty).getCallee());
+    Opaque->setDoesNotThrow();
+    Opaque->setWillReturn();
+    Opaque->setMemoryEffects(MemoryEffects::inaccessibleMemOnly(ModRefInfo::Ref));
+    Opaque->addRetAttr(Attribute::NonNull);
+    Changed |= !redirectCalls(&Intrinsic, Opaque).empty();
+  }
+  return Changed;
+}
+
+bool restoreThreadLocalAddresses(Module &M) {
+  bool Changed = false;
+  SmallVector<Function *, 2> Opaques;
+  for (Function &Fn : M.functions())
+    if (Fn.getName().starts_with(AddressName))
+      Opaques.push_back(&Fn);
+  for (Function *Opaque : Opaques) {
+    Type *Ptr = Opaque->getReturnType();
+    Function *Intrinsic = Intrinsic::getDeclaration(
+        &M, Intrinsic::threadlocal_address, {Ptr});
+    for (CallInst *Address : redirectCalls(Opaque, Intrinsic)) {
+      BasicBlock *Block = Address->getParent();
+      if (std::any_of(Block->begin(), Address->getIterator(), mayMigrate))
+        SplitBlock(Block, Address);
+      Changed = true;
+    }
+    Opaque->eraseFromParent();
+  }
+  return Changed;
+}
+
+} // namespace weft

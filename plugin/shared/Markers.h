@@ -1,0 +1,55 @@
+//===- Markers.h - The names the front end and the passes agree on -------===//
+//
+// The front end leaves three kinds of marks in the IR:
+//
+//   %f = call ptr @__weft_spawn_marker(ptr @fib, i32 1234)
+//   %r = call i64 %f(i64 %n1)                   ; the call through %f: a spawn
+//   store i64 %r, ptr %x.addr                      ; the spawned statement's
+//   call void @__weft_spawn_end()                  ; ... end (after its cleanups)
+//   call void @__weft_sync_marker()                ; a sync
+//
+// or, for a member call, its object:
+//
+//   %p = call ptr @__weft_spawn_object(ptr %obj, i32 1234)
+//   %r = call i64 @_ZN1S1mEl(ptr %p, i64 %a)       ; `this` derives from %p
+//
+// The i32 is the raw encoding of the spawn's clang::SourceLocation, where
+// errors about the spawn are reported (SourceErrors.h). A third argument,
+// a string, says which arguments are classes passed by value through a
+// temporary of the call (frontend/ArgumentLayout.cpp).
+//
+// The lowering (lower/) consumes the marks and leaves markers of its own
+// for the steps after coro-split (finish/). This header has no Clang
+// dependency: both halves include it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_PLUGIN_SHARED_MARKERS_H
+#define WEFT_PLUGIN_SHARED_MARKERS_H
+
+namespace weft {
+
+// Front end -> lowering.
+inline constexpr const char *SpawnMarkerName = "__weft_spawn_marker";
+inline constexpr const char *SyncMarkerName = "__weft_sync_marker";
+inline constexpr const char *ObjectMarkerName = "__weft_spawn_object";
+inline constexpr const char *SpawnEndMarkerName = "__weft_spawn_end";
+/// A spawned call's string attribute listing the operands that are
+/// by-value temporaries of the call (frontend/ArgumentLayout.cpp): "1,3".
+inline constexpr const char *ArgumentTemporariesAttr = "weft-arg-temporaries";
+
+// Lowering -> post-split steps.
+/// A coroutine frame's allocation and release (`ptr (i64)`, `void (ptr)`):
+/// never calls into the runtime, each becomes a stack slot of the fast
+/// clone after the split (finish/FrameToStack.cpp).
+inline constexpr const char *FrameAllocName = "__weft_frame_alloc";
+inline constexpr const char *FrameFreeName = "__weft_frame_free";
+/// Reads a frame's `stolen` flag: `i1 (ptr frame)`, lowered by
+/// finish/StolenChecks.cpp.
+inline constexpr const char *IsStolenName = "__weft_is_stolen";
+/// Metadata on the empty asm that lets a spawn's destination escape
+/// (lower/SpawnWindow.cpp), telling it from the program's own empty asm.
+inline constexpr const char *EscapeMarkerMD = "weft.escape";
+
+} // namespace weft
+
+#endif // WEFT_PLUGIN_SHARED_MARKERS_H
