@@ -1,4 +1,4 @@
-//===- RuntimeABI.h - The runtime's entry points, as the plugin calls them -===//
+//===- RuntimeABI.h - The runtime's entry points, as the plugin calls them ===//
 //
 // Every call the plugin emits into the runtime goes through this header, so
 // that its name, type and attributes come from the list the runtime's own

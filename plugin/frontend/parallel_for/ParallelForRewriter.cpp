@@ -110,7 +110,8 @@ const PforCallees &SpawnRewriter::pforCallees() {
   Pfor.Catch = makeMarker(PforCaughtName, Ctx.VoidTy,
                           {Ctx.getPointerType(Ctx.VoidPtrTy), Id});
   // Rethrows, after the loop, the first exception an iteration threw.
-  Pfor.Rethrow = makeMarker(runtimeName(RuntimeFn::PforRethrow), Ctx.VoidTy, {Ctx.VoidPtrTy},
+  Pfor.Rethrow = makeMarker(runtimeName(RuntimeFn::PforRethrow), Ctx.VoidTy,
+                            {Ctx.VoidPtrTy},
                             /*MayThrow=*/true);
   return Pfor;
 }
