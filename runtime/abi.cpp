@@ -11,6 +11,9 @@
 //   (syncs are free)                     __weft_sync_slow(frame) at a sync
 //   return normally                      __weft_frame_complete(frame) at end
 //
+// Each entry point's contract is in weft/runtime_abi.def, whose prototypes
+// (through weft/frame_abi.h) these definitions must match.
+//
 //===----------------------------------------------------------------------===//
 
 #include "config.h"
@@ -113,6 +116,7 @@ void __weft_after_push(void *WorkerPtr) {
 /// Takes back the frame the caller pushed; false if a thief took it.
 bool __weft_pop(void) { return current_worker()->deque.pop_owned(); }
 
+/// A child's pop failed (contracts: weft/runtime_abi.def).
 void __weft_spawn_stolen(void *FramePtr) {
   Frame *F = asFrame(FramePtr);
   Worker *W = current_worker();
@@ -129,6 +133,7 @@ void __weft_spawn_stolen(void *FramePtr) {
     parkUntilComplete(W, F);
 }
 
+/// A sync of the slow clone: true if it must suspend.
 bool __weft_sync_slow(void *FramePtr) {
   Frame *F = asFrame(FramePtr);
   Worker *W = current_worker();
@@ -149,6 +154,7 @@ bool __weft_sync_slow(void *FramePtr) {
   return false;
 }
 
+/// The slow clone has completed: resumes the parked fast clone.
 void __weft_frame_complete(void *FramePtr) {
   Frame *F = asFrame(FramePtr);
   Worker *W = current_worker();

@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "weft/frame_abi.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

@@ -26,7 +26,7 @@ extern "C" {
 /// Takes ownership of the exception in flight at a landing pad (\p Exn is
 /// the landing pad's exception pointer): it is no longer in flight, so the
 /// C++ runtime's per-thread counts stay balanced whichever thread rethrows
-/// it. Returns a box that __weft_rethrow_held rethrows.
+/// it. Returns a box that __weft_rethrow_after_sync rethrows (rethrowHeld).
 void *__weft_hold(void *Exn) {
   __cxa_begin_catch(Exn);
   auto *Box = new std::exception_ptr(std::current_exception());

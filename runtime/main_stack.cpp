@@ -106,6 +106,9 @@ bool running_on_main_stack(const void **Bottom, std::size_t *Size) {
 
 using namespace weft;
 
+/// Runs \p Entry on a stack of WEFT_MAIN_STACK_KB (the contract is in
+/// weft/runtime_abi.def); calls it directly if that size is 0 or the stack
+/// is already main's (a C program calling main recursively).
 extern "C" int __weft_run_main(int (*Entry)(int, char **, char **), int Argc,
                                char **Argv, char **Envp) {
   const std::size_t Bytes = config().main_stack_bytes;

@@ -31,6 +31,8 @@
 #ifndef WEFT_RUNTIME_MAIN_STACK_H
 #define WEFT_RUNTIME_MAIN_STACK_H
 
+#include "weft/frame_abi.h" // __weft_run_main
+
 #include <cstddef>
 
 namespace weft {
@@ -41,14 +43,5 @@ namespace weft {
 bool running_on_main_stack(const void **Bottom, std::size_t *Size);
 
 } // namespace weft
-
-extern "C" {
-/// What the plugin makes a program's main call: runs \p Entry, which calls
-/// the program's own main, on a stack of WEFT_MAIN_STACK_KB, and returns
-/// its result. Called directly if that size is 0 or the stack is already
-/// main's (a C program calling main recursively).
-int __weft_run_main(int (*Entry)(int, char **, char **), int Argc,
-                    char **Argv, char **Envp);
-}
 
 #endif // WEFT_RUNTIME_MAIN_STACK_H

@@ -37,6 +37,7 @@
 #include "config.h"
 
 #include <cilk/cilk.h>
+#include <weft/frame_abi.h>
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,4 @@
-/*===- weft/frame_abi.h - Frame layout shared by the IR pass and runtime ---===*\
+/*===- weft/frame_abi.h - What the IR pass and the runtime share ----------===*\
  *
  * Every spawning function owns one WeftFrame, stored as the promise of the
  * coroutine that the IR pass builds from it. The pass emits loads and stores
@@ -8,10 +8,14 @@
  * The frame lives inside the coroutine frame, which lives in the fast clone's
  * own stack frame: a fast clone whose frame was stolen parks its whole stack
  * until the slow clone finishes, so that stack memory outlives every reader.
+ *
+ * The runtime's entry points that compiled code calls are declared at the
+ * end, from weft/runtime_abi.def.
 \*===----------------------------------------------------------------------===*/
 #ifndef WEFT_FRAME_ABI_H
 #define WEFT_FRAME_ABI_H
 
+#include <stddef.h>
 #include <stdint.h>
 #ifndef __cplusplus
 #include <stdbool.h>
@@ -40,23 +44,22 @@ extern "C" {
 #define WEFT_FRAME_PROMISE_ALIGN 16
 #define WEFT_FRAME_PROMISE_OFFSET 16
 
-/* Entry points the IR pass calls. Their contracts are documented in
- * runtime/abi.cpp, next to their definitions. */
-void __weft_push(void *frame);
-bool __weft_pop(void);
-void __weft_after_push(void *worker);
-void __weft_spawn_stolen(void *frame);
-bool __weft_sync_slow(void *frame);
-void __weft_frame_complete(void *frame);
-void __weft_catch(void *frame, void *exception);
-/* Dynamic allocas of slow clones (runtime/arena.cpp): `arena` is a
- * pointer-sized slot of the caller's frame, null before the first call. */
-void *__weft_arena_alloc(void *arena, uint64_t bytes, uint64_t align);
-void __weft_arena_release(void *arena);
+/* Every runtime entry point compiled code calls, declared from the one
+ * list (weft/runtime_abi.def), which also holds each one's contract: a
+ * runtime definition that differs from its entry does not compile. */
 #ifdef __cplusplus
-[[noreturn]]
+#define WEFT_ABI_DECL_NORETURN [[noreturn]]
+#else
+#define WEFT_ABI_DECL_NORETURN __attribute__((__noreturn__))
 #endif
-void __weft_rethrow(void *frame);
+#define WEFT_ABI_DECL_NOUNWIND
+#define WEFT_ABI_DECL_UNWINDS
+#define WEFT_RUNTIME(Id, Name, Ret, Params, Attrs)                             \
+  WEFT_ABI_DECL_##Attrs Ret Name Params;
+#include "weft/runtime_abi.def"
+#undef WEFT_ABI_DECL_NORETURN
+#undef WEFT_ABI_DECL_NOUNWIND
+#undef WEFT_ABI_DECL_UNWINDS
 
 #ifdef __cplusplus
 }

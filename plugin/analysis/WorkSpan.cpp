@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/WorkSpan.h"
-#include "lower/parallel_for/ParallelFor.h"
+#include "shared/RuntimeABI.h"
 
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Constants.h"
@@ -23,30 +23,19 @@ using namespace llvm;
 namespace weft {
 namespace {
 
-constexpr const char *EnterName = "__weft_workspan_enter";
-
-FunctionCallee declareHook(Module &M, StringRef Name, Type *Result,
-                           ArrayRef<Type *> Params) {
-  FunctionCallee Hook =
-      M.getOrInsertFunction(Name, FunctionType::get(Result, Params, false));
-  // Plain calls, even where the lowering turns may-throw calls into invokes.
-  if (auto *Decl = dyn_cast<Function>(Hook.getCallee()))
-    Decl->setDoesNotThrow();
-  return Hook;
-}
-
 /// Parallel loops call the splitter whose own spawns report to the
 /// analysis; the normal one would count a whole loop as one serial strand.
 void redirectParallelLoops(Module &M) {
-  Function *Normal = M.getFunction(PforRuntimeName);
+  Function *Normal = M.getFunction(runtimeName(RuntimeFn::ParallelFor));
   if (!Normal || !Normal->isDeclaration())
     return;
-  if (Function *Existing = M.getFunction(WorkSpanPforRuntimeName)) {
+  const char *WorkSpanName = runtimeName(RuntimeFn::ParallelForWorkSpan);
+  if (Function *Existing = M.getFunction(WorkSpanName)) {
     Normal->replaceAllUsesWith(Existing);
     Normal->eraseFromParent();
     return;
   }
-  Normal->setName(WorkSpanPforRuntimeName);
+  Normal->setName(WorkSpanName);
 }
 
 /// A reference to the analysis from every module built in workspan mode, so
@@ -57,8 +46,7 @@ void anchorAnalysis(Module &M) {
   constexpr const char *AnchorName = "__weft_workspan_anchor";
   if (M.getNamedGlobal(AnchorName))
     return;
-  FunctionCallee Enter = declareHook(M, EnterName,
-                                     Type::getInt32Ty(M.getContext()), {});
+  FunctionCallee Enter = getRuntimeFunction(M, RuntimeFn::WorkSpanEnter);
   auto *Callee = cast<Constant>(Enter.getCallee());
   auto *Anchor = new GlobalVariable(M, Callee->getType(), /*isConstant=*/true,
                                     GlobalValue::LinkOnceODRLinkage, Callee,
@@ -76,14 +64,13 @@ void prepareWorkSpanModule(Module &M) {
 }
 
 WorkSpanHooks::WorkSpanHooks(Module &M) {
-  LLVMContext &C = M.getContext();
-  Type *Index = Type::getInt32Ty(C);
-  Type *Void = Type::getVoidTy(C);
-  Enter = declareHook(M, EnterName, Index, {});
-  Spawn = declareHook(M, "__weft_workspan_spawn", Void, {Index});
-  Continue = declareHook(M, "__weft_workspan_continue", Void, {Index});
-  Sync = declareHook(M, "__weft_workspan_sync", Void, {Index});
-  Exit = declareHook(M, "__weft_workspan_exit", Void, {Index});
+  // Nounwind: plain calls, even where the lowering turns may-throw calls
+  // into invokes.
+  Enter = getRuntimeFunction(M, RuntimeFn::WorkSpanEnter);
+  Spawn = getRuntimeFunction(M, RuntimeFn::WorkSpanSpawn);
+  Continue = getRuntimeFunction(M, RuntimeFn::WorkSpanContinue);
+  Sync = getRuntimeFunction(M, RuntimeFn::WorkSpanSync);
+  Exit = getRuntimeFunction(M, RuntimeFn::WorkSpanExit);
 }
 
 void WorkSpanHooks::enter(Instruction *Before) {

@@ -37,11 +37,6 @@ class Value;
 
 namespace weft {
 
-/// The runtime's copy of the parallel-loop splitter built in workspan mode,
-/// whose spawns report to the analysis (runtime/parallel_for.cpp).
-inline constexpr const char *WorkSpanPforRuntimeName =
-    "__weft_parallel_for_workspan";
-
 /// Module-wide preparation, once the parallel loops are outlined: loops
 /// call the workspan splitter, and the module references the analysis so
 /// that the runtime links it in even if the program never spawns.

@@ -38,6 +38,7 @@
 
 #include "lower/ThreadLocals.h"
 #include "finish/PostSplit.h"
+#include "shared/RuntimeABI.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -66,8 +67,9 @@ struct FastPathPair {
   const char *OutOfLine;
   const char *Inline;
 };
-constexpr FastPathPair FastPaths[] = {{"__weft_push", "__weft_push_inline"},
-                                      {"__weft_pop", "__weft_pop_inline"}};
+constexpr FastPathPair FastPaths[] = {
+    {runtimeName(RuntimeFn::Push), runtimeName(RuntimeFn::PushInline)},
+    {runtimeName(RuntimeFn::Pop), runtimeName(RuntimeFn::PopInline)}};
 
 /// The calls of \p Name in functions where the fast path may be inlined.
 SmallVector<CallInst *, 16> inlinableCalls(Module &M, StringRef Name) {

@@ -9,8 +9,14 @@
 // with the alloca in the entry block of whatever function now holds the
 // call (the fast clone, or a caller it was inlined into). That is safe
 // because a fast clone whose frame is stolen parks its stack, so the stack
-// frame outlives the slow clone (LowerSpawns.cpp explains). Any allocation
-// left dynamic still works: the runtime serves it from the heap.
+// frame outlives the slow clone (LowerSpawns.cpp explains).
+//
+// __weft_frame_alloc and __weft_frame_free are placeholders: no runtime
+// defines them. coro-split's switch lowering always leaves a constant size
+// (the frame is one struct type), so every allocation becomes an alloca;
+// one left with another size would mean the pipeline broke that, and is
+// reported as an internal error rather than left as an undefined
+// reference for the link to find.
 //
 // The same pass runs the rest of what must wait for the split, in order:
 // the inlined fast path (FastPath.cpp), the stolen checks
@@ -28,6 +34,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -46,6 +53,17 @@ STATISTIC(NumFramesOnStack, "Spawning-function frames moved to the stack");
 namespace weft {
 namespace {
 
+/// A frame allocation whose size coro-split did not make a constant (see
+/// the top of this file): no runtime could serve it.
+void reportDynamicFrame(CallInst &Alloc) {
+  Function &F = *Alloc.getFunction();
+  F.getContext().diagnose(DiagnosticInfoUnsupported(
+      F,
+      "weft: internal error: a coroutine frame of non-constant size after "
+      "coro-split",
+      Alloc.getDebugLoc(), DS_Error));
+}
+
 /// Each frame allocation of a constant size becomes an alloca in the entry
 /// block of the function that holds it, and its free disappears. Adds the
 /// functions that allocate a frame to \p FastClones.
@@ -60,6 +78,8 @@ bool placeFramesOnStack(Module &M, SmallPtrSetImpl<Function *> &FastClones) {
       FastClones.insert(CI->getFunction());
       if (isa<ConstantInt>(CI->getArgOperand(0)))
         Allocs.push_back(CI);
+      else
+        reportDynamicFrame(*CI);
     }
 
   SmallPtrSet<Function *, 8> Holders;

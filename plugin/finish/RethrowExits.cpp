@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "finish/PostSplit.h"
+#include "shared/RuntimeABI.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
@@ -44,8 +45,9 @@ namespace {
 bool isRethrow(const Instruction *I) {
   const auto *Call = dyn_cast_or_null<CallBase>(I);
   const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-  return Callee && (Callee->getName() == "__weft_rethrow" ||
-                    Callee->getName() == "__weft_rethrow_after_sync");
+  return Callee &&
+         (Callee->getName() == runtimeName(RuntimeFn::Rethrow) ||
+          Callee->getName() == runtimeName(RuntimeFn::RethrowAfterSync));
 }
 
 /// Whether \p BB ends the path of a rethrow: its `unreachable` follows a

@@ -40,6 +40,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/SpawnRewriter.h"
+#include "shared/RuntimeABI.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -52,9 +53,11 @@ using namespace clang;
 namespace weft {
 namespace {
 
-constexpr const char *HyperLookupName = "__weft_hyper_lookup";
-constexpr const char *HyperRegisterName = "__weft_hyper_register";
-constexpr const char *HyperUnregisterName = "__weft_hyper_unregister";
+constexpr const char *HyperLookupName = runtimeName(RuntimeFn::HyperLookup);
+constexpr const char *HyperRegisterName =
+    runtimeName(RuntimeFn::HyperRegister);
+constexpr const char *HyperUnregisterName =
+    runtimeName(RuntimeFn::HyperUnregister);
 
 /// The type \p TL is written in terms of, one layer of sugar down: an
 /// attribute's modified type, a parenthesised type's inside, an elaborated

@@ -71,6 +71,7 @@
 
 #include "finish/PostSplit.h"
 #include "lower/SpawnLowering.h"
+#include "shared/RuntimeABI.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -94,6 +95,9 @@ STATISTIC(NumStatementTemporaries,
 namespace weft {
 namespace {
 
+// Placeholders (shared/Markers.h says what that means): the lowering's
+// stand-ins for dynamic allocas and their stack save and restore, and
+// for a spawned statement's temporaries, placed after the split.
 constexpr const char *DynamicAllocaName = "__weft_dynamic_alloca";
 constexpr const char *StackSaveName = "__weft_stack_save";
 constexpr const char *StackRestoreName = "__weft_stack_restore";
@@ -281,12 +285,7 @@ bool placeDynamicAllocas(Module &M,
   bool Placed = placeStatementTemporaries(M);
   if (!Alloc && !Save && !Restore)
     return Placed;
-  LLVMContext &C = M.getContext();
-  FunctionCallee ArenaAlloc = M.getOrInsertFunction(
-      "__weft_arena_alloc", PointerType::getUnqual(C),
-      PointerType::getUnqual(C), Type::getInt64Ty(C), Type::getInt64Ty(C));
-  if (auto *Decl = dyn_cast<Function>(ArenaAlloc.getCallee()))
-    Decl->setDoesNotThrow();
+  FunctionCallee ArenaAlloc = getRuntimeFunction(M, RuntimeFn::ArenaAlloc);
 
   SmallVector<CallInst *, 16> Markers;
   for (Function *Fn : {Alloc, Save, Restore})

@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lower/MainStack.h"
+#include "shared/RuntimeABI.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -107,7 +108,8 @@ PreservedAnalyses MainStackPass::run(Module &M, ModuleAnalysisManager &) {
   Function *UserMain = M.getFunction("main");
   if (!UserMain || UserMain->isDeclaration() ||
       !hasStandardSignature(*UserMain) ||
-      M.getFunction(RunMainName) || M.getFunction("__weft_main"))
+      M.getFunction(runtimeName(RuntimeFn::RunMain)) ||
+      M.getFunction("__weft_main"))
     return PreservedAnalyses::all();
   LLVMContext &Ctx = M.getContext();
   auto *Ptr = PointerType::getUnqual(Ctx);
@@ -121,9 +123,9 @@ PreservedAnalyses MainStackPass::run(Module &M, ModuleAnalysisManager &) {
   // Out of line, main keeps its own frame and debug information.
   UserMain->addFnAttr(Attribute::NoInline);
 
-  auto *RunMainType = FunctionType::get(I32, {Ptr, I32, Ptr, Ptr}, false);
-  auto *RunMain = Function::Create(RunMainType, GlobalValue::ExternalWeakLinkage,
-                                   RunMainName, M);
+  auto *RunMain = Function::Create(
+      runtimeFunctionType(Ctx, RuntimeFn::RunMain),
+      GlobalValue::ExternalWeakLinkage, runtimeName(RuntimeFn::RunMain), M);
   defineMain(*Main, *Entry, RunMain);
   return PreservedAnalyses::none();
 }

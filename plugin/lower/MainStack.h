@@ -6,10 +6,6 @@
 
 namespace weft {
 
-/// The runtime's entry that runs main on a stack deep enough for spawning
-/// code (runtime/main_stack.h).
-inline constexpr const char *RunMainName = "__weft_run_main";
-
 /// Has a program's main entered through the runtime's __weft_run_main, so
 /// that it runs on a stack deep enough for spawning code (MainStack.cpp,
 /// runtime/main_stack.h).

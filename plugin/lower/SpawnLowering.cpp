@@ -8,6 +8,7 @@
 
 #include "lower/SpawnLowering.h"
 #include "shared/Markers.h"
+#include "shared/RuntimeABI.h"
 #include "shared/UnsupportedNames.h"
 #include "shared/SourceErrors.h"
 #include "analysis/WorkSpan.h"
@@ -41,11 +42,11 @@ RuntimeDecls::RuntimeDecls(Module &M) {
   Type *Ptr = PointerType::getUnqual(C);
   Type *Void = Type::getVoidTy(C);
   Type *Bool = Type::getInt1Ty(C);
-  Push = M.getOrInsertFunction("__weft_push", Void, Ptr);
-  Pop = M.getOrInsertFunction("__weft_pop", Bool);
-  SpawnStolen = M.getOrInsertFunction("__weft_spawn_stolen", Void, Ptr);
-  SyncSlow = M.getOrInsertFunction("__weft_sync_slow", Bool, Ptr);
-  FrameComplete = M.getOrInsertFunction("__weft_frame_complete", Void, Ptr);
+  Push = getRuntimeFunction(M, RuntimeFn::Push);
+  Pop = getRuntimeFunction(M, RuntimeFn::Pop);
+  SpawnStolen = getRuntimeFunction(M, RuntimeFn::SpawnStolen);
+  SyncSlow = getRuntimeFunction(M, RuntimeFn::SyncSlow);
+  FrameComplete = getRuntimeFunction(M, RuntimeFn::FrameComplete);
   FrameAlloc = M.getOrInsertFunction(FrameAllocName, Ptr, Type::getInt64Ty(C));
   FrameFree = M.getOrInsertFunction(FrameFreeName, Void, Ptr);
   IsStolen = M.getOrInsertFunction(IsStolenName, Bool, Ptr);
@@ -54,25 +55,17 @@ RuntimeDecls::RuntimeDecls(Module &M) {
     Decl->setWillReturn();
     Decl->addParamAttr(0, Attribute::NoCapture);
   }
-  Catch = M.getOrInsertFunction("__weft_catch", Void, Ptr, Ptr);
-  Rethrow = M.getOrInsertFunction("__weft_rethrow", Void, Ptr);
-  Hold = M.getOrInsertFunction("__weft_hold", Ptr, Ptr);
-  RethrowAfterSync =
-      M.getOrInsertFunction("__weft_rethrow_after_sync", Void, Ptr, Ptr);
-  ArenaRelease = M.getOrInsertFunction("__weft_arena_release", Void, Ptr);
-  // Only __weft_rethrow unwinds; the others must stay plain calls when the
-  // lowering turns a function's may-throw calls into invokes.
-  for (FunctionCallee Fn : {Push, Pop, SpawnStolen, SyncSlow, FrameComplete,
-                            FrameAlloc, FrameFree, IsStolen, Catch, Hold,
-                            ArenaRelease})
+  Catch = getRuntimeFunction(M, RuntimeFn::Catch);
+  Rethrow = getRuntimeFunction(M, RuntimeFn::Rethrow);
+  Hold = getRuntimeFunction(M, RuntimeFn::Hold);
+  RethrowAfterSync = getRuntimeFunction(M, RuntimeFn::RethrowAfterSync);
+  ArenaRelease = getRuntimeFunction(M, RuntimeFn::ArenaRelease);
+  // Like the runtime's entries (nounwind in runtime_abi.def), the
+  // placeholders must stay plain calls when the lowering turns a
+  // function's may-throw calls into invokes.
+  for (FunctionCallee Fn : {FrameAlloc, FrameFree, IsStolen})
     if (auto *Decl = dyn_cast<Function>(Fn.getCallee()))
       Decl->setDoesNotThrow();
-  for (FunctionCallee Fn : {Rethrow, RethrowAfterSync})
-    if (auto *Decl = dyn_cast<Function>(Fn.getCallee()))
-      Decl->setDoesNotReturn();
-  for (FunctionCallee Fn : {Pop, SyncSlow})
-    if (auto *Decl = dyn_cast<Function>(Fn.getCallee()))
-      Decl->addRetAttr(Attribute::ZExt);
   CoroId = Intrinsic::getDeclaration(&M, Intrinsic::coro_id);
   CoroSize = Intrinsic::getDeclaration(&M, Intrinsic::coro_size,
                                        {Type::getInt64Ty(C)});

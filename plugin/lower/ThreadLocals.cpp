@@ -43,6 +43,8 @@ using namespace llvm;
 namespace weft {
 namespace {
 
+// A placeholder (shared/Markers.h): the prefix of the opaque stand-ins for
+// llvm.threadlocal.address, turned back into the intrinsic after the split.
 constexpr const char *AddressName = "__weft_threadlocal_address";
 
 /// A call that may run code on another thread: anything but an intrinsic.

@@ -22,6 +22,14 @@
 // for the steps after coro-split (finish/). This header has no Clang
 // dependency: both halves include it.
 //
+// Every function named here is a placeholder: a later pass replaces each
+// call, and none reaches an object file (lit-tests/abi/ checks that a
+// compiled program references no __weft_ function but the runtime's). The
+// runtime's entry points are elsewhere, in weft/runtime_abi.def
+// (RuntimeABI.h). A pass's own placeholders are named next to it, and
+// marked as such (lower/DynamicAllocas.cpp, lower/ThreadLocals.cpp,
+// lower/parallel_for/ParallelFor.h).
+//
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_PLUGIN_SHARED_MARKERS_H
 #define WEFT_PLUGIN_SHARED_MARKERS_H

@@ -24,6 +24,7 @@
 #include "frontend/parallel_for/ParallelForBuild.h"
 #include "frontend/SpawnRewriter.h"
 #include "frontend/SynthesizedScope.h"
+#include "shared/RuntimeABI.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -109,7 +110,8 @@ const PforCallees &SpawnRewriter::pforCallees() {
   Pfor.Catch = makeMarker(PforCaughtName, Ctx.VoidTy,
                           {Ctx.getPointerType(Ctx.VoidPtrTy), Id});
   // Rethrows, after the loop, the first exception an iteration threw.
-  Pfor.Rethrow = makeMarker(PforRethrowName, Ctx.VoidTy, {Ctx.VoidPtrTy},
+  Pfor.Rethrow = makeMarker(runtimeName(RuntimeFn::PforRethrow), Ctx.VoidTy,
+                            {Ctx.VoidPtrTy},
                             /*MayThrow=*/true);
   return Pfor;
 }

@@ -58,6 +58,7 @@
 
 #include "lower/parallel_for/ParallelFor.h"
 #include "lower/parallel_for/ParallelForOutliner.h"
+#include "shared/RuntimeABI.h"
 #include "shared/SourceErrors.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -111,11 +112,7 @@ void LoopOutliner::lowerCatches() {
       Caught.push_back(cast<CallInst>(&I));
   if (Caught.empty())
     return;
-  LLVMContext &C = M.getContext();
-  FunctionCallee Catch = M.getOrInsertFunction(
-      PforCatchName, Type::getVoidTy(C), PointerType::getUnqual(C));
-  if (auto *Decl = dyn_cast<Function>(Catch.getCallee()))
-    Decl->setDoesNotThrow();
+  FunctionCallee Catch = getRuntimeFunction(M, RuntimeFn::PforCatch);
   for (CallInst *Call : Caught) {
     CallInst *Runtime =
         CallInst::Create(Catch, {Call->getArgOperand(0)}, "", Call);
@@ -282,13 +279,8 @@ bool outlineParallelLoops(Module &M) {
   Function *Marker = M.getFunction(PforMarkerName);
   if (!Marker)
     return false;
-  LLVMContext &C = M.getContext();
-  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
-  FunctionCallee Runtime = M.getOrInsertFunction(
-      PforRuntimeName, Type::getVoidTy(C), I64, I64, Ptr, Ptr);
-  // Iterations catch their own exceptions: nothing unwinds through it.
-  if (auto *Decl = dyn_cast<Function>(Runtime.getCallee()))
-    Decl->setDoesNotThrow();
+  // Nounwind: iterations catch their own exceptions.
+  FunctionCallee Runtime = getRuntimeFunction(M, RuntimeFn::ParallelFor);
   // Dead blocks would look like outside predecessors of a region.
   SmallPtrSet<Function *, 8> Holders;
   for (User *U : Marker->users())

@@ -31,14 +31,14 @@ class Module;
 
 namespace weft {
 
+// Placeholders: the pass replaces every one (the runtime's own entries,
+// __weft_parallel_for, __weft_pfor_catch and __weft_pfor_rethrow, are in
+// weft/runtime_abi.def).
 inline constexpr const char *PforMarkerName = "__weft_pfor";
 inline constexpr const char *PforLoName = "__weft_pfor_lo";
 inline constexpr const char *PforHiName = "__weft_pfor_hi";
 inline constexpr const char *PforEndName = "__weft_pfor_end";
 inline constexpr const char *PforCaughtName = "__weft_pfor_caught";
-inline constexpr const char *PforCatchName = "__weft_pfor_catch";
-inline constexpr const char *PforRethrowName = "__weft_pfor_rethrow";
-inline constexpr const char *PforRuntimeName = "__weft_parallel_for";
 
 /// Outlines every marked loop of \p M (ParallelFor.cpp). Runs first in
 /// LowerSpawnsPass, so that a loop body that spawns becomes a spawning
