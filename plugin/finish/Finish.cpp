@@ -7,19 +7,23 @@
 //   weft-stolen-checks          false in fast clones (StolenChecks.cpp)
 //   weft-frame-to-stack         frames as allocas, their initialisation
 //                               sunk (FrameToStack.cpp, SinkFrameInit.cpp)
-//   weft-place-dynamic-allocas  (PlaceDynamicAllocas.cpp)
+//   weft-place-dynamic-allocas  dynamic allocas back, by clone
+//                               (PlaceDynamicAllocas.cpp)
 //   weft-clean-up-fast-clones   a clean-up of what changed (below)
 //   weft-rethrow-exits          rethrows routed to the return
 //                               (RethrowExits.cpp)
-//   weft-restore-thread-locals  last (lower/ThreadLocals.cpp)
+//   weft-restore-thread-locals  the thread-local addresses, last
+//                               (lower/ThreadLocals.cpp)
 //
 // The clean-up and the rethrows run with weft-finish<clean-up> only, as at
 // any -O but -O0. In the pipeline the steps pass on what they learn: which
 // functions hold a frame (the fast clones) and which the fast path or a
 // folded stolen check changed. Each step is also a pass of its own, so that
-// an IR test can run it alone on a module in the state just before it; a
-// step run alone finds the fast clones in the IR (findFastClones), and the
-// clean-up alone cleans up the fast clones.
+// an IR test can run it alone on a module in the state just before it. A
+// step run alone finds the fast clones in the IR (findFastClones), which
+// only works where value names are kept (opt), hence the set passed along
+// in the pipeline; and the clean-up alone cleans up the fast clones only,
+// not the slow clones that the fast path was inlined into.
 //
 //===----------------------------------------------------------------------===//
 
