@@ -1,7 +1,10 @@
-//===- PassPlugin.cpp - LowerSpawns as an opt plugin, for IR tests --------===//
+//===- PassPlugin.cpp - Weft's IR passes as an opt plugin, for IR tests ---===//
 //
 // USAGE: opt -load-pass-plugin=libWeftPass.so
 //          -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup'
+//        opt -load-pass-plugin=libWeftPass.so -passes=weft-stolen-checks
+//
+// Pipeline.h lists the passes it registers.
 //
 // The Clang plugin cannot be loaded into opt (it needs Clang's symbols), so
 // the same pass sources are also built into this LLVM-only library.

@@ -18,6 +18,33 @@
 using namespace llvm;
 
 namespace weft {
+namespace {
+
+/// Adds the post-split step called \p Name, alone or all of them; returns
+/// false if there is none of that name.
+bool addPostSplitPass(StringRef Name, ModulePassManager &MPM) {
+  if (Name == "weft-finish" || Name == "weft-finish<clean-up>")
+    MPM.addPass(FinishPass(Name.ends_with("<clean-up>")));
+  else if (Name == "weft-inline-fast-path")
+    MPM.addPass(InlineFastPathPass());
+  else if (Name == "weft-stolen-checks")
+    MPM.addPass(StolenChecksPass());
+  else if (Name == "weft-frame-to-stack")
+    MPM.addPass(FrameToStackPass());
+  else if (Name == "weft-place-dynamic-allocas")
+    MPM.addPass(PlaceDynamicAllocasPass());
+  else if (Name == "weft-clean-up-fast-clones")
+    MPM.addPass(CleanUpFastClonesPass());
+  else if (Name == "weft-rethrow-exits")
+    MPM.addPass(RethrowExitsPass());
+  else if (Name == "weft-restore-thread-locals")
+    MPM.addPass(RestoreThreadLocalsPass());
+  else
+    return false;
+  return true;
+}
+
+} // namespace
 
 void registerPasses(PassBuilder &PB, bool InPipelines, bool WorkSpan) {
   PB.registerPipelineParsingCallback(
@@ -32,11 +59,7 @@ void registerPasses(PassBuilder &PB, bool InPipelines, bool WorkSpan) {
           MPM.addPass(MainStackPass());
           return true;
         }
-        if (Name == "weft-frame-to-stack") {
-          MPM.addPass(FrameToStackPass());
-          return true;
-        }
-        return false;
+        return addPostSplitPass(Name, MPM);
       });
   if (!InPipelines)
     return;
@@ -47,7 +70,7 @@ void registerPasses(PassBuilder &PB, bool InPipelines, bool WorkSpan) {
       });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {
-        MPM.addPass(FrameToStackPass(Level != OptimizationLevel::O0));
+        MPM.addPass(FinishPass(Level != OptimizationLevel::O0));
       });
 }
 

@@ -9,12 +9,22 @@ class PassBuilder;
 namespace weft {
 
 /// Registers Weft's IR passes for pipeline parsing (opt -passes=...):
-/// "weft-lower-spawns" (and "weft-lower-spawns<workspan>"),
-/// "weft-main-stack" and "weft-frame-to-stack". When \p InPipelines is set
-/// (the Clang plugin), it also runs the first two at the start of every
-/// default pipeline, the lowering in workspan mode if \p WorkSpan is set
-/// (the standard coroutine passes then split the result), and the
-/// post-split steps at its end.
+///
+///   weft-lower-spawns, weft-lower-spawns<workspan>  before coro-split
+///   weft-main-stack
+///   weft-finish, weft-finish<clean-up>   all the post-split steps, in order
+///   weft-inline-fast-path                each post-split step alone
+///   weft-stolen-checks                   (finish/Finish.cpp says what each
+///   weft-frame-to-stack                   does and in which order)
+///   weft-place-dynamic-allocas
+///   weft-clean-up-fast-clones
+///   weft-rethrow-exits
+///   weft-restore-thread-locals
+///
+/// When \p InPipelines is set (the Clang plugin), it also runs the first two
+/// at the start of every default pipeline, the lowering in workspan mode if
+/// \p WorkSpan is set (the standard coroutine passes then split the result),
+/// and weft-finish at its end, with the clean-up at any -O but -O0.
 void registerPasses(llvm::PassBuilder &PB, bool InPipelines,
                     bool WorkSpan = false);
 

@@ -18,17 +18,13 @@
 // reported as an internal error rather than left as an undefined
 // reference for the link to find.
 //
-// The same pass runs the rest of what must wait for the split, in order:
-// the inlined fast path (FastPath.cpp), the stolen checks
-// (StolenChecks.cpp), the frames above with their initialisation sunk
-// (SinkFrameInit.cpp), dynamic allocas (DynamicAllocas.cpp), a clean-up of
-// what it changed, the fast clones' rethrows routed to their return
-// (RethrowExits.cpp), and last the thread-local addresses (ThreadLocals.cpp).
+// Together with the sinking of each frame's initialisation
+// (SinkFrameInit.cpp) this is the step weft-frame-to-stack, the third of
+// those after the split (Finish.cpp gives their order).
 //
 //===----------------------------------------------------------------------===//
 
 #include "finish/PostSplit.h"
-#include "lower/ThreadLocals.h"
 #include "shared/Markers.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -39,10 +35,6 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/InstCombine/InstCombine.h"
-#include "llvm/Transforms/Scalar/DeadStoreElimination.h"
-#include "llvm/Transforms/Scalar/EarlyCSE.h"
-#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 
 #define DEBUG_TYPE "weft-frame-to-stack"
 
@@ -51,7 +43,6 @@ using namespace llvm;
 STATISTIC(NumFramesOnStack, "Spawning-function frames moved to the stack");
 
 namespace weft {
-namespace {
 
 /// A frame allocation whose size coro-split did not make a constant (see
 /// the top of this file): no runtime could serve it.
@@ -90,7 +81,7 @@ bool placeFramesOnStack(Module &M, SmallPtrSetImpl<Function *> &FastClones) {
     IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
     AllocaInst *Slot = B.CreateAlloca(
         ArrayType::get(B.getInt8Ty(), Bytes ? Bytes : 1), nullptr,
-        "weft.frame.mem");
+        FrameSlotName);
     Slot->setAlignment(Align(16));
     CI->replaceAllUsesWith(Slot);
     Holders.insert(CI->getFunction());
@@ -120,49 +111,6 @@ bool placeFramesOnStack(Module &M, SmallPtrSetImpl<Function *> &FastClones) {
   for (AllocaInst *Slot : Slots)
     sinkFrameInitialization(Slot);
   return !Allocs.empty();
-}
-
-/// Nothing optimises after the end of the pipeline, so the functions that
-/// got the fast path inlined, their stolen checks folded and their frame
-/// initialisation moved get a short clean-up of their own: forwarding of
-/// the frame's stores to its loads, the dead stores on the way out (which
-/// keep shrink-wrapping from taking the prologue off a leaf's path), and
-/// the branches and blocks left behind.
-bool cleanUpFastClones(const SmallPtrSetImpl<Function *> &Functions,
-                       ModuleAnalysisManager &MAM, Module &M) {
-  FunctionPassManager FPM;
-  FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
-  FPM.addPass(InstCombinePass());
-  FPM.addPass(SimplifyCFGPass());
-  FPM.addPass(DSEPass());
-  FunctionAnalysisManager &FAM =
-      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  for (Function *F : Functions)
-    if (!F->isDeclaration() && !F->hasOptNone())
-      FAM.invalidate(*F, FPM.run(*F, FAM));
-  return !Functions.empty();
-}
-
-} // namespace
-
-PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &MAM) {
-  SmallPtrSet<Function *, 16> Touched;
-  bool Changed = inlineFastPath(M, Touched);
-  Changed |= lowerStolenChecks(M, Touched);
-  SmallPtrSet<Function *, 8> FastClones; // whoever allocates a frame
-  Changed |= placeFramesOnStack(M, FastClones);
-  Changed |= placeDynamicAllocas(M, FastClones);
-  if (CleanUp) {
-    Touched.insert(FastClones.begin(), FastClones.end());
-    Changed |= cleanUpFastClones(Touched, MAM, M);
-    // After the clean-up, which would see the new edges as dead.
-    for (Function *F : FastClones)
-      Changed |= routeRethrowsToReturn(*F);
-  }
-  // Last: from here on, thread-local addresses are the readnone intrinsic
-  // again, which no pass may see.
-  Changed |= restoreThreadLocalAddresses(M);
-  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace weft

@@ -2,7 +2,9 @@
 //
 // After coro-split each spawning function is a fast clone (the ramp) and a
 // slow clone (.resume). These steps run at the end of the pipeline, in the
-// order FrameToStackPass::run gives.
+// order FinishPass::run gives (Finish.cpp). Each is also a module pass of
+// its own, so that opt can run it alone on a module in the state just
+// before it; Pipeline.h lists their names.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_PLUGIN_FINISH_POSTSPLIT_H
@@ -17,16 +19,21 @@ class AllocaInst;
 
 namespace weft {
 
+/// The name of the alloca that a fast clone's frame becomes
+/// (FrameToStack.cpp); LLVM numbers a second one in a function.
+inline constexpr const char *FrameSlotName = "weft.frame.mem";
+
 /// Runs after coro-split, at the end of the pipeline: inlines the runtime's
 /// fast path, folds the fast clones' stolen checks, makes each frame
 /// allocation of a constant size an alloca in the entry block of the
 /// function that holds it (the fast clone, or its caller once inlined) and
 /// drops its free, places dynamic allocas, and puts the thread-local
 /// addresses back. With \p CleanUp (any -O but -O0) it also runs a short
-/// clean-up on the functions it changed.
-class FrameToStackPass : public llvm::PassInfoMixin<FrameToStackPass> {
+/// clean-up on the functions it changed and routes the fast clones'
+/// rethrows to their return. "weft-finish", or "weft-finish<clean-up>".
+class FinishPass : public llvm::PassInfoMixin<FinishPass> {
 public:
-  explicit FrameToStackPass(bool CleanUp = false) : CleanUp(CleanUp) {}
+  explicit FinishPass(bool CleanUp = false) : CleanUp(CleanUp) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 
@@ -34,25 +41,68 @@ private:
   bool CleanUp;
 };
 
-/// Each __weft_is_stolen call becomes false in a fast clone and a load of
-/// the flag elsewhere (StolenChecks.cpp). Adds the functions it folded to
-/// \p Touched.
-bool lowerStolenChecks(llvm::Module &M,
-                       llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
+// The steps one by one. A step that needs to know which functions are fast
+// clones finds them in the IR (findFastClones).
 
-/// Puts back the dynamic allocas and stack saves that the lowering hid
-/// behind markers, as stack allocations in fast clones and arena
-/// allocations in slow clones (lower/DynamicAllocas.cpp). \p FastClones are
-/// the functions that allocate a coroutine frame. Returns true if it
-/// changed anything.
-bool placeDynamicAllocas(llvm::Module &M,
-                         const llvm::SmallPtrSetImpl<llvm::Function *> &FastClones);
+/// "weft-inline-fast-path": inlineFastPath.
+class InlineFastPathPass : public llvm::PassInfoMixin<InlineFastPathPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
 
-/// Runs last on each fast clone: the `unreachable` after each runtime
-/// rethrow becomes a branch to the function's only return, so that
-/// shrink-wrapping can keep the prologue off the paths that never spawn
-/// (RethrowExits.cpp). Returns true if it changed \p F.
-bool routeRethrowsToReturn(llvm::Function &F);
+/// "weft-stolen-checks": lowerStolenChecks.
+class StolenChecksPass : public llvm::PassInfoMixin<StolenChecksPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// "weft-frame-to-stack": placeFramesOnStack, which also sinks each
+/// frame's initialisation.
+class FrameToStackPass : public llvm::PassInfoMixin<FrameToStackPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// "weft-place-dynamic-allocas": placeDynamicAllocas.
+class PlaceDynamicAllocasPass
+    : public llvm::PassInfoMixin<PlaceDynamicAllocasPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// "weft-clean-up-fast-clones": cleanUpFastClones on the fast clones.
+class CleanUpFastClonesPass
+    : public llvm::PassInfoMixin<CleanUpFastClonesPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// "weft-rethrow-exits": routeRethrowsToReturn on each fast clone.
+class RethrowExitsPass : public llvm::PassInfoMixin<RethrowExitsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// "weft-restore-thread-locals": restoreThreadLocalAddresses.
+class RestoreThreadLocalsPass
+    : public llvm::PassInfoMixin<RestoreThreadLocalsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// The fast clones as the IR shows them: the functions that call the
+/// frame-alloc marker, or hold an alloca that placeFramesOnStack made of
+/// such a call. That alloca is known by its name only, which clang drops
+/// (it discards value names), so FinishPass passes the set from step to
+/// step instead; this is for a step that opt runs alone.
+llvm::SmallPtrSet<llvm::Function *, 8> findFastClones(llvm::Module &M);
 
 /// Inlines the runtime's push and pop (runtime/fast_path.cpp, embedded as
 /// bitcode) at each call the lowering emitted (FastPath.cpp). Returns true
@@ -61,10 +111,43 @@ bool routeRethrowsToReturn(llvm::Function &F);
 bool inlineFastPath(llvm::Module &M,
                     llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
 
+/// Each __weft_is_stolen call becomes false in a fast clone and a load of
+/// the flag elsewhere (StolenChecks.cpp). Adds the functions it folded to
+/// \p Touched.
+bool lowerStolenChecks(llvm::Module &M,
+                       llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
+
+/// Each frame allocation of a constant size becomes an alloca in the entry
+/// block of the function that holds it, its free disappears and its
+/// initialisation is sunk (FrameToStack.cpp). Adds the functions that
+/// allocate a frame to \p FastClones. Returns true if it changed anything.
+bool placeFramesOnStack(llvm::Module &M,
+                        llvm::SmallPtrSetImpl<llvm::Function *> &FastClones);
+
 /// Once \p Frame (a fast clone's coroutine frame) is an alloca: moves the
 /// stores that initialise it off the paths that never use it
 /// (SinkFrameInit.cpp). Returns true if it moved any.
 bool sinkFrameInitialization(llvm::AllocaInst *Frame);
+
+/// Puts back the dynamic allocas and stack saves that the lowering hid
+/// behind markers, as stack allocations in fast clones and arena
+/// allocations in slow clones, and the spawned statements' temporaries
+/// (PlaceDynamicAllocas.cpp). \p FastClones are the functions that
+/// allocate a coroutine frame. Returns true if it changed anything.
+bool placeDynamicAllocas(
+    llvm::Module &M, const llvm::SmallPtrSetImpl<llvm::Function *> &FastClones);
+
+/// Nothing optimises after the end of the pipeline, so the functions the
+/// steps changed get a short clean-up of their own (Finish.cpp). Returns
+/// true unless \p Functions is empty.
+bool cleanUpFastClones(const llvm::SmallPtrSetImpl<llvm::Function *> &Functions,
+                       llvm::ModuleAnalysisManager &MAM, llvm::Module &M);
+
+/// Runs last on each fast clone: the `unreachable` after each runtime
+/// rethrow becomes a branch to the function's only return, so that
+/// shrink-wrapping can keep the prologue off the paths that never spawn
+/// (RethrowExits.cpp). Returns true if it changed \p F.
+bool routeRethrowsToReturn(llvm::Function &F);
 
 } // namespace weft
 

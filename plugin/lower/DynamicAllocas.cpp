@@ -24,8 +24,9 @@
 //   %s = call ptr @llvm.stacksave() ==>  %s = call ptr @__weft_stack_save()
 //   call void @llvm.stackrestore(%s)==>  call void @__weft_stack_restore(ptr %s)
 //
-// and FrameToStack, after the split, puts each marker back: in the ramp as
-// the original instruction, in the slow clone as an arena call (or nothing).
+// and after the split finish/PlaceDynamicAllocas.cpp puts each marker back:
+// in the ramp as the original instruction, in the slow clone as an arena
+// call (or nothing).
 // The ramp is the clone that allocates the coroutine frame; the slow clone
 // receives it. The ramp must not be inlined before then (its allocas would
 // outlive each call in the caller, and it would no longer be told apart), so
@@ -49,8 +50,8 @@
 //                                        call @T(%t2) ...
 //
 // and after the split the calls with one id become one static alloca of
-// whichever function holds them: each activation of the ramp or the slow
-// clone has its own.
+// whichever function holds them (finish/PlaceDynamicAllocas.cpp): each
+// activation of the ramp or the slow clone has its own.
 //
 // One marker per use, because an address held in a value would itself go
 // through the frame: the spawned call comes after the steal point's
@@ -69,11 +70,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "finish/PostSplit.h"
 #include "lower/SpawnLowering.h"
-#include "shared/RuntimeABI.h"
+#include "shared/Markers.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
@@ -94,14 +93,6 @@ STATISTIC(NumStatementTemporaries,
 
 namespace weft {
 namespace {
-
-// Placeholders (shared/Markers.h says what that means): the lowering's
-// stand-ins for dynamic allocas and their stack save and restore, and
-// for a spawned statement's temporaries, placed after the split.
-constexpr const char *DynamicAllocaName = "__weft_dynamic_alloca";
-constexpr const char *StackSaveName = "__weft_stack_save";
-constexpr const char *StackRestoreName = "__weft_stack_restore";
-constexpr const char *StatementAllocaName = "__weft_statement_alloca";
 
 Function *declareMarker(Module &M, StringRef Name, FunctionType *Ty) {
   auto *Fn = cast<Function>(M.getOrInsertFunction(Name, Ty).getCallee());
@@ -246,85 +237,6 @@ void SpawnLowering::privatizeStatementTemporaries() {
     F.addFnAttr(Attribute::NoInline);
     F.removeFnAttr(Attribute::AlwaysInline);
   }
-}
-
-/// Each statement temporary becomes a static alloca of the function that
-/// holds its markers after the split: one per id.
-static bool placeStatementTemporaries(Module &M) {
-  Function *Marker = M.getFunction(StatementAllocaName);
-  if (!Marker)
-    return false;
-  DenseMap<std::pair<Function *, uint64_t>, AllocaInst *> Placed;
-  while (!Marker->use_empty()) {
-    auto *CI = cast<CallInst>(Marker->user_back());
-    Function *Holder = CI->getFunction();
-    uint64_t Id = cast<ConstantInt>(CI->getArgOperand(2))->getZExtValue();
-    AllocaInst *&AI = Placed[{Holder, Id}];
-    if (!AI) {
-      BasicBlock &Entry = Holder->getEntryBlock();
-      IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-      auto Bytes = cast<ConstantInt>(CI->getArgOperand(0))->getZExtValue();
-      AI = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), Bytes));
-      AI->setAlignment(
-          Align(cast<ConstantInt>(CI->getArgOperand(1))->getZExtValue()));
-    }
-    if (CI->hasName())
-      AI->takeName(CI);
-    CI->replaceAllUsesWith(AI);
-    CI->eraseFromParent();
-  }
-  Marker->eraseFromParent();
-  return true;
-}
-
-bool placeDynamicAllocas(Module &M,
-                         const SmallPtrSetImpl<Function *> &FastClones) {
-  Function *Alloc = M.getFunction(DynamicAllocaName);
-  Function *Save = M.getFunction(StackSaveName);
-  Function *Restore = M.getFunction(StackRestoreName);
-  bool Placed = placeStatementTemporaries(M);
-  if (!Alloc && !Save && !Restore)
-    return Placed;
-  FunctionCallee ArenaAlloc = getRuntimeFunction(M, RuntimeFn::ArenaAlloc);
-
-  SmallVector<CallInst *, 16> Markers;
-  for (Function *Fn : {Alloc, Save, Restore})
-    if (Fn)
-      for (User *U : Fn->users())
-        if (auto *CI = dyn_cast<CallInst>(U))
-          Markers.push_back(CI);
-
-  for (CallInst *CI : Markers) {
-    bool Slow = !FastClones.count(CI->getFunction());
-    Function *Callee = CI->getCalledFunction();
-    IRBuilder<> B(CI);
-    Value *Replacement = nullptr;
-    if (Callee == Alloc && Slow) {
-      Replacement = B.CreateCall(ArenaAlloc, {CI->getArgOperand(0),
-                                              CI->getArgOperand(1),
-                                              CI->getArgOperand(2)});
-    } else if (Callee == Alloc) {
-      AllocaInst *AI = B.CreateAlloca(B.getInt8Ty(), CI->getArgOperand(1));
-      AI->setAlignment(
-          Align(cast<ConstantInt>(CI->getArgOperand(2))->getZExtValue()));
-      Replacement = AI;
-    } else if (Callee == Save) {
-      Replacement = Slow ? static_cast<Value *>(
-                               ConstantPointerNull::get(B.getPtrTy()))
-                         : B.CreateStackSave();
-    } else if (!Slow) {
-      B.CreateStackRestore(CI->getArgOperand(0));
-    }
-    if (Replacement) {
-      Replacement->takeName(CI);
-      CI->replaceAllUsesWith(Replacement);
-    }
-    CI->eraseFromParent();
-  }
-  for (Function *Fn : {Alloc, Save, Restore})
-    if (Fn && Fn->use_empty())
-      Fn->eraseFromParent();
-  return true;
 }
 
 } // namespace weft

@@ -153,8 +153,8 @@ Value *SpawnLowering::frameField(IRBuilder<> &B, unsigned Offset,
 Value *SpawnLowering::loadStolen(IRBuilder<> &B) {
   // Only the frame's current owner reads this flag, and a thief writes it
   // before it resumes the frame, so a plain load is enough.
-  // A call until FrameToStack, which makes it a load of the flag, or
-  // false in a fast clone. A load would lose any mark of what it reads
+  // A call until the stolen checks (finish/StolenChecks.cpp) make it a
+  // load of the flag, or false in a fast clone. A load would lose any mark of what it reads
   // when LLVM merges it with another.
   return B.CreateCall(RT.IsStolen, {Frame}, "is.stolen");
 }

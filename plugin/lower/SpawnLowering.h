@@ -28,7 +28,7 @@ struct RuntimeDecls {
 
   llvm::FunctionCallee Push, Pop, SpawnStolen, SyncSlow, FrameComplete;
   llvm::FunctionCallee FrameAlloc, FrameFree;
-  llvm::FunctionCallee IsStolen; // the frame's `stolen` flag (FrameToStack.cpp)
+  llvm::FunctionCallee IsStolen; // the frame's `stolen` flag (StolenChecks.cpp)
   // Exceptions (SpawnExceptions.cpp): into and out of the frame, or held
   // by the function itself across a sync.
   llvm::FunctionCallee Catch, Rethrow, Hold, RethrowAfterSync;

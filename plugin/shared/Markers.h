@@ -54,6 +54,15 @@ inline constexpr const char *FrameFreeName = "__weft_frame_free";
 /// Reads a frame's `stolen` flag: `i1 (ptr frame)`, lowered by
 /// finish/StolenChecks.cpp.
 inline constexpr const char *IsStolenName = "__weft_is_stolen";
+/// A dynamic alloca, a stack save and a stack restore, hidden from
+/// coro-split (`ptr (ptr arena, i64 bytes, i64 align)`, `ptr ()`,
+/// `void (ptr)`), and a spawned statement's temporary
+/// (`ptr (i64 bytes, i64 align, i64 id)`): lower/DynamicAllocas.cpp makes
+/// them, finish/PlaceDynamicAllocas.cpp puts them back.
+inline constexpr const char *DynamicAllocaName = "__weft_dynamic_alloca";
+inline constexpr const char *StackSaveName = "__weft_stack_save";
+inline constexpr const char *StackRestoreName = "__weft_stack_restore";
+inline constexpr const char *StatementAllocaName = "__weft_statement_alloca";
 /// Metadata on the empty asm that lets a spawn's destination escape
 /// (lower/SpawnWindow.cpp), telling it from the program's own empty asm.
 inline constexpr const char *EscapeMarkerMD = "weft.escape";

@@ -23,7 +23,7 @@
 // RUN: FileCheck --check-prefix=NEST %s < %t.lowered.ll
 // RUN: FileCheck --check-prefix=RANGE %s < %t.lowered.ll
 // RUN: FileCheck --check-prefix=NOMARKS %s < %t.lowered.ll
-// RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup,weft-frame-to-stack' -S %t.ll | FileCheck --check-prefix=SPLIT %s
+// RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup,weft-finish' -S %t.ll | FileCheck --check-prefix=SPLIT %s
 #include <cilk/cilk.h>
 
 long g(long);

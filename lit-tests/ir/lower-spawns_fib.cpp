@@ -16,8 +16,8 @@
 // RUN: %opt-weft -passes=weft-lower-spawns -S %t.ll | FileCheck --check-prefix=LOWER %s
 // RUN: %opt-weft -passes=weft-lower-spawns -S %t.ll | FileCheck --check-prefix=NOLOC %s
 // RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup' -S %t.ll | FileCheck --check-prefix=ESCAPE %s
-// RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup,weft-frame-to-stack' -S %t.ll | FileCheck --check-prefix=SPLIT %s
-// RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup,weft-frame-to-stack' -S %t.ll | FileCheck --check-prefix=NOESCAPE %s
+// RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup,weft-finish' -S %t.ll | FileCheck --check-prefix=SPLIT %s
+// RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup,weft-finish' -S %t.ll | FileCheck --check-prefix=NOESCAPE %s
 // RUN: %clangxx -fplugin=%plugin -fno-exceptions -O1 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.noeh.ll
 // RUN: %opt-weft -passes=weft-lower-spawns -S %t.noeh.ll | FileCheck --check-prefix=NOEH %s
 #include <cilk/cilk.h>

@@ -11,7 +11,7 @@
 //
 // RUN: %clangxx -fplugin=%plugin -O1 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.ll
 // RUN: %opt-weft -passes=weft-lower-spawns -S %t.ll | FileCheck %s
-// RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup,weft-frame-to-stack' -S %t.ll | FileCheck --check-prefix=SPLIT %s
+// RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup,weft-finish' -S %t.ll | FileCheck --check-prefix=SPLIT %s
 #include <cilk/cilk.h>
 #include <string>
 

@@ -1,0 +1,78 @@
+; Verify that weft-frame-to-stack makes a frame allocation of a constant size
+; an alloca in the entry block of the function that holds it, drops its free
+; and every `tail` mark in that function, drops the store of the destroy
+; function and the escape markers, and sinks the frame's initialisation
+; below the test that returns before the first spawn. A frame of a size
+; only known at run time stays a call, and so does its free.
+;
+; RUN: %opt-weft -passes=weft-frame-to-stack -S %s | FileCheck %s
+
+declare ptr @__weft_frame_alloc(i64)
+declare void @__weft_frame_free(ptr)
+declare void @__weft_push(ptr)
+declare i64 @child(i64)
+declare void @f.resume(ptr)
+declare void @f.destroy(ptr)
+
+; Each line of the result is checked: no store of @f.destroy, no escape
+; marker, no `tail` call and no free are left.
+; CHECK-LABEL: define i64 @f(i64 %n)
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %weft.frame.mem = alloca [48 x i8], align 16
+; CHECK-NEXT:    %destroy.addr = getelementptr inbounds i8, ptr %weft.frame.mem, i64 8
+; CHECK-NEXT:    %hdr = getelementptr inbounds i8, ptr %weft.frame.mem, i64 16
+; CHECK-NEXT:    %spill = getelementptr inbounds i8, ptr %weft.frame.mem, i64 40
+; CHECK-NEXT:    %leaf = icmp slt i64 %n, 2
+; CHECK-NEXT:    br i1 %leaf, label %exit, label %spawn
+; CHECK-EMPTY:
+; CHECK-NEXT:  spawn:
+; CHECK-NEXT:    store ptr @f.resume, ptr %weft.frame.mem
+; CHECK-NEXT:    store ptr %weft.frame.mem, ptr %hdr
+; CHECK-NEXT:    store i64 %n, ptr %spill
+; CHECK-NEXT:    call void @__weft_push(ptr %hdr)
+; CHECK-NEXT:    %n1 = load i64, ptr %spill
+; CHECK-NEXT:    %r = call i64 @child(i64 %n1)
+; CHECK-NEXT:    br label %exit
+; CHECK-EMPTY:
+; CHECK-NEXT:  exit:
+; CHECK-NEXT:    %v = phi i64 [ %n, %entry ], [ %r, %spawn ]
+; CHECK-NEXT:    ret i64 %v
+; CHECK-NEXT:  }
+define i64 @f(i64 %n) {
+entry:
+  %mem = call ptr @__weft_frame_alloc(i64 48)
+  %destroy.addr = getelementptr inbounds i8, ptr %mem, i64 8
+  %hdr = getelementptr inbounds i8, ptr %mem, i64 16
+  %spill = getelementptr inbounds i8, ptr %mem, i64 40
+  store ptr @f.resume, ptr %mem
+  store ptr @f.destroy, ptr %destroy.addr
+  store ptr %mem, ptr %hdr
+  store i64 %n, ptr %spill
+  call void asm sideeffect "", "r,~{memory}"(ptr %spill), !weft.escape !0
+  %leaf = icmp slt i64 %n, 2
+  br i1 %leaf, label %exit, label %spawn
+
+spawn:
+  call void @__weft_push(ptr %hdr)
+  %n1 = load i64, ptr %spill
+  %r = tail call i64 @child(i64 %n1)
+  br label %exit
+
+exit:
+  %v = phi i64 [ %n, %entry ], [ %r, %spawn ]
+  call void @__weft_frame_free(ptr %mem)
+  ret i64 %v
+}
+
+; CHECK-LABEL: define void @dynamic(i64 %size)
+; CHECK-NEXT:    %mem = call ptr @__weft_frame_alloc(i64 %size)
+; CHECK-NEXT:    %r = tail call i64 @child(i64 0)
+; CHECK-NEXT:    call void @__weft_frame_free(ptr %mem)
+define void @dynamic(i64 %size) {
+  %mem = call ptr @__weft_frame_alloc(i64 %size)
+  %r = tail call i64 @child(i64 0)
+  call void @__weft_frame_free(ptr %mem)
+  ret void
+}
+
+!0 = !{}

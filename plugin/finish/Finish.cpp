@@ -1,0 +1,154 @@
+//===- Finish.cpp - The post-split steps, in order and one by one ---------===//
+//
+// What must wait for coro-split runs at the end of the pipeline, in this
+// order (FinishPass, "weft-finish"):
+//
+//   weft-inline-fast-path       the runtime's push and pop (FastPath.cpp)
+//   weft-stolen-checks          false in fast clones (StolenChecks.cpp)
+//   weft-frame-to-stack         frames as allocas, their initialisation
+//                               sunk (FrameToStack.cpp, SinkFrameInit.cpp)
+//   weft-place-dynamic-allocas  dynamic allocas back, by clone
+//                               (PlaceDynamicAllocas.cpp)
+//   weft-clean-up-fast-clones   a clean-up of what changed (below)
+//   weft-rethrow-exits          rethrows routed to the return
+//                               (RethrowExits.cpp)
+//   weft-restore-thread-locals  the thread-local addresses, last
+//                               (lower/ThreadLocals.cpp)
+//
+// The clean-up and the rethrows run with weft-finish<clean-up> only, as at
+// any -O but -O0. In the pipeline the steps pass on what they learn: which
+// functions hold a frame (the fast clones) and which the fast path or a
+// folded stolen check changed. Each step is also a pass of its own, so that
+// an IR test can run it alone on a module in the state just before it. A
+// step run alone finds the fast clones in the IR (findFastClones), which
+// only works where value names are kept (opt), hence the set passed along
+// in the pipeline; and the clean-up alone cleans up the fast clones only,
+// not the slow clones that the fast path was inlined into.
+//
+//===----------------------------------------------------------------------===//
+
+#include "finish/PostSplit.h"
+#include "lower/ThreadLocals.h"
+#include "shared/Markers.h"
+
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/DeadStoreElimination.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+
+using namespace llvm;
+
+namespace weft {
+namespace {
+
+PreservedAnalyses preserved(bool Changed) {
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+/// Whether \p F holds the alloca that placeFramesOnStack made of a frame
+/// allocation (in its entry block, named FrameSlotName or a numbered copy).
+bool holdsFrameSlot(Function &F) {
+  if (F.isDeclaration())
+    return false;
+  for (Instruction &I : F.getEntryBlock())
+    if (isa<AllocaInst>(I) && I.getName().starts_with(FrameSlotName))
+      return true;
+  return false;
+}
+
+} // namespace
+
+SmallPtrSet<Function *, 8> findFastClones(Module &M) {
+  SmallPtrSet<Function *, 8> FastClones;
+  if (Function *Alloc = M.getFunction(FrameAllocName))
+    for (User *U : Alloc->users())
+      if (auto *CI = dyn_cast<CallInst>(U);
+          CI && CI->getCalledFunction() == Alloc)
+        FastClones.insert(CI->getFunction());
+  for (Function &F : M)
+    if (holdsFrameSlot(F))
+      FastClones.insert(&F);
+  return FastClones;
+}
+
+/// Nothing optimises after the end of the pipeline, so the functions that
+/// got the fast path inlined, their stolen checks folded and their frame
+/// initialisation moved get a short clean-up of their own: forwarding of
+/// the frame's stores to its loads, the dead stores on the way out (which
+/// keep shrink-wrapping from taking the prologue off a leaf's path), and
+/// the branches and blocks left behind.
+bool cleanUpFastClones(const SmallPtrSetImpl<Function *> &Functions,
+                       ModuleAnalysisManager &MAM, Module &M) {
+  FunctionPassManager FPM;
+  FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+  FPM.addPass(InstCombinePass());
+  FPM.addPass(SimplifyCFGPass());
+  FPM.addPass(DSEPass());
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  for (Function *F : Functions)
+    if (!F->isDeclaration() && !F->hasOptNone())
+      FAM.invalidate(*F, FPM.run(*F, FAM));
+  return !Functions.empty();
+}
+
+PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  SmallPtrSet<Function *, 16> Touched;
+  bool Changed = inlineFastPath(M, Touched);
+  Changed |= lowerStolenChecks(M, Touched);
+  SmallPtrSet<Function *, 8> FastClones; // whoever allocates a frame
+  Changed |= placeFramesOnStack(M, FastClones);
+  Changed |= placeDynamicAllocas(M, FastClones);
+  if (CleanUp) {
+    Touched.insert(FastClones.begin(), FastClones.end());
+    Changed |= cleanUpFastClones(Touched, MAM, M);
+    // After the clean-up, which would see the new edges as dead.
+    for (Function *F : FastClones)
+      Changed |= routeRethrowsToReturn(*F);
+  }
+  // Last: from here on, thread-local addresses are the readnone intrinsic
+  // again, which no pass may see.
+  Changed |= restoreThreadLocalAddresses(M);
+  return preserved(Changed);
+}
+
+PreservedAnalyses InlineFastPathPass::run(Module &M, ModuleAnalysisManager &) {
+  SmallPtrSet<Function *, 16> Touched;
+  return preserved(inlineFastPath(M, Touched));
+}
+
+PreservedAnalyses StolenChecksPass::run(Module &M, ModuleAnalysisManager &) {
+  SmallPtrSet<Function *, 16> Touched;
+  return preserved(lowerStolenChecks(M, Touched));
+}
+
+PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &) {
+  SmallPtrSet<Function *, 8> FastClones;
+  return preserved(placeFramesOnStack(M, FastClones));
+}
+
+PreservedAnalyses PlaceDynamicAllocasPass::run(Module &M,
+                                               ModuleAnalysisManager &) {
+  return preserved(placeDynamicAllocas(M, findFastClones(M)));
+}
+
+PreservedAnalyses CleanUpFastClonesPass::run(Module &M,
+                                             ModuleAnalysisManager &MAM) {
+  return preserved(cleanUpFastClones(findFastClones(M), MAM, M));
+}
+
+PreservedAnalyses RethrowExitsPass::run(Module &M, ModuleAnalysisManager &) {
+  bool Changed = false;
+  for (Function *F : findFastClones(M))
+    Changed |= routeRethrowsToReturn(*F);
+  return preserved(Changed);
+}
+
+PreservedAnalyses RestoreThreadLocalsPass::run(Module &M,
+                                               ModuleAnalysisManager &) {
+  return preserved(restoreThreadLocalAddresses(M));
+}
+
+} // namespace weft
