@@ -4,7 +4,7 @@
 ; reference for the link to find (finish/FrameToStack.cpp).
 ; RUN: %opt-weft -passes=weft-frame-to-stack -S %s -o - | FileCheck %s
 ; RUN: not %opt-weft -passes=weft-frame-to-stack -disable-output \
-; RUN:   %S/Inputs/frame_alloc_dynamic.ll 2>&1 | FileCheck %s --check-prefix=ERR
+; RUN:   %S/Inputs/frame-to-stack_non_constant_size.ll 2>&1 | FileCheck %s --check-prefix=ERR
 ; ERR: error: {{.*}}weft: internal error: a coroutine frame of non-constant size after coro-split
 
 declare ptr @__weft_frame_alloc(i64)
