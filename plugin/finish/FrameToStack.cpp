@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "finish/PostSplit.h"
+#include "lower/SpawnLowering.h"
 #include "lower/ThreadLocals.h"
 #include "shared/Markers.h"
 
@@ -71,7 +72,7 @@ bool placeFramesOnStack(Module &M, SmallPtrSetImpl<Function *> &FastClones) {
     AllocaInst *Slot = B.CreateAlloca(
         ArrayType::get(B.getInt8Ty(), Bytes ? Bytes : 1), nullptr,
         "weft.frame.mem");
-    Slot->setAlignment(Align(16));
+    Slot->setAlignment(Align(FrameMemoryAlign));
     CI->replaceAllUsesWith(Slot);
     Holders.insert(CI->getFunction());
     CI->eraseFromParent();

@@ -58,6 +58,13 @@ llvm::Instruction *firstAfterReturn(llvm::CallBase *Call);
 /// (SpawnWindow.cpp).
 const char *whyNoWindow(llvm::CallBase *Call, llvm::Instruction *First);
 
+/// The alignment of a spawning function's coroutine frame memory: coro.id
+/// tells coro-split to assume it (SpawnLowering.cpp), and the alloca that
+/// holds the frame once its size is known provides it (FrameToStack.cpp).
+/// The promise inside, the runtime's Frame, is aligned to
+/// WEFT_FRAME_PROMISE_ALIGN, which holds only in memory aligned as much.
+inline constexpr unsigned FrameMemoryAlign = 16;
+
 /// A sync point: where it is, and where an exception rethrown there goes
 /// (the sync's own landing pad when it sits in a try block or a scope with
 /// destructors; null means the function's catch-all).
