@@ -43,16 +43,6 @@ private:
   SpawnRewriter &R;
 };
 
-/// Strips what Clang wraps around the expression the user wrote.
-const Expr *SpawnRewriter::stripImplicit(const Expr *E) {
-  while (true) {
-    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-}
-
 SpawnRewriter::SpawnRewriter(ASTContext &Ctx)
     : Ctx(Ctx), Marks(MarkTable::get()) {
   // Each spawn marker also carries the spawn's source location, for errors

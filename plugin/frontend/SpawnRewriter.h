@@ -39,6 +39,7 @@
 
 #include "frontend/parallel_for/ParallelForForm.h"
 #include "frontend/SpawnMarks.h"
+#include "frontend/StripImplicit.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
@@ -264,7 +265,6 @@ private:
   void checkReducerDeclaration(const clang::DeclaratorDecl *D);
 
   // SpawnRewriter.cpp
-  static const clang::Expr *stripImplicit(const clang::Expr *E);
   void handleSpawnExpr(clang::Expr *E, const Mark &M, BodyWalk &Walk);
   void handleSpawnDecl(clang::VarDecl *VD, const Mark &M, BodyWalk &Walk);
   void spawnCall(clang::CallExpr *CE, const Mark &M, bool InitializesVariable,
