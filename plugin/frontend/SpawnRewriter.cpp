@@ -1,6 +1,7 @@
 //===- SpawnRewriter.cpp - Make spawn and sync marks visible to CodeGen ---===//
 
 #include "frontend/SpawnRewriter.h"
+#include "frontend/Diagnostics.h"
 #include "shared/Markers.h"
 
 #include "clang/AST/Attr.h"
@@ -99,8 +100,7 @@ void SpawnRewriter::error(SourceLocation Loc, StringRef Msg) {
   // for each, however many times the template is instantiated.
   if (!Errors.insert({Loc.getRawEncoding(), Msg.str()}).second)
     return;
-  DiagnosticsEngine &D = Ctx.getDiagnostics();
-  D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Msg;
+  reportError(Ctx.getDiagnostics(), Loc, Msg);
 }
 
 void SpawnRewriter::rewriteDecl(Decl *D) { FunctionFinder(*this).TraverseDecl(D); }
