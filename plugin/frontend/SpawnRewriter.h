@@ -139,6 +139,13 @@ private:
     clang::SourceLocation IterationBody;
   };
   void walk(clang::Stmt *&S, BodyWalk &Walk);
+  void walkNullStatement(clang::Stmt *&S, BodyWalk &Walk);
+  void noteStatement(clang::Stmt *&S, BodyWalk &Walk);
+  void walkByKind(clang::Stmt *&S, BodyWalk &Walk);
+  void walkNested(clang::Stmt *S, unsigned &Depth, BodyWalk &Walk);
+  void walkBlock(clang::Stmt *&S, BodyWalk &Walk);
+  void matchDeclaration(clang::DeclStmt *DS, BodyWalk &Walk);
+  void matchExpression(clang::Expr *E, BodyWalk &Walk);
   void walkChildren(clang::Stmt *S, BodyWalk &Walk);
   void walkScope(clang::Stmt *&S, BodyWalk &Walk);
   static void moveSlots(const clang::CompoundStmt *From,
