@@ -27,7 +27,7 @@ public:
     return true;
   }
   /// OpenCilk 2 reducer types where the rewrite cannot follow them are
-  /// errors at their declarations (ReducerUses.cpp).
+  /// errors at their declarations (ReducerTypes.cpp).
   bool VisitDeclaratorDecl(DeclaratorDecl *D) {
     R.checkReducerDeclaration(D);
     return true;
@@ -144,7 +144,7 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
   if (rewriteReducerUse(S, Walk)) // ReducerUses.cpp
     return;
   if (auto *Lambda = dyn_cast<LambdaExpr>(S)) {
-    checkReducerCaptures(Lambda);
+    checkReducerCaptures(Lambda); // ReducerTypes.cpp
     walkLambda(Lambda, Walk); // a function of its own
     return;
   }

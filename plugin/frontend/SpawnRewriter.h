@@ -236,7 +236,7 @@ private:
                           const clang::CXXOperatorCallExpr *Assign);
   void spawnAssignment(const clang::CXXOperatorCallExpr *Assign,
                        clang::CallExpr *CE, const Mark &M, BodyWalk &Walk);
-  // ReducerUses.cpp
+  // ReducerTypes.cpp
   /// A cilk_reducer's identity and reduce.
   struct ReducerMonoid {
     clang::FunctionDecl *Identity;
@@ -248,6 +248,13 @@ private:
   std::optional<ReducerMonoid> pointeeMonoid(const clang::Expr *Pointer,
                                              clang::SourceLocation Use);
   bool completeReducerType(clang::QualType T, clang::SourceLocation Use);
+  bool mentionsReducer(const clang::Stmt *S) const;
+  bool rewritableReducer(const clang::VarDecl *Var) const;
+  bool rewritableDeref(const clang::Expr *Pointer) const;
+  void checkReducerCaptures(const clang::LambdaExpr *Lambda);
+  void checkReducerDeclaration(const clang::DeclaratorDecl *D);
+
+  // ReducerUses.cpp
   void makeReducerFunctions();
   clang::Expr *hyperCall(clang::FunctionDecl *Fn, clang::Expr *Key,
                          clang::QualType T, const ReducerMonoid &M,
@@ -261,15 +268,10 @@ private:
   void noteReducerKeys(const clang::Stmt *S, const BodyWalk &Walk);
   bool rewriteReducerUse(clang::Stmt *&S, BodyWalk &Walk);
   void registerLocalReducers(clang::Stmt *&S, BodyWalk &Walk);
-  bool mentionsReducer(const clang::Stmt *S) const;
-  bool rewritableReducer(const clang::VarDecl *Var) const;
-  bool rewritableDeref(const clang::Expr *Pointer) const;
   static bool copiedPerCall(const clang::Stmt *S);
   clang::Expr *odrUse(clang::DeclRefExpr *Ref);
   void forgetConstantValues(clang::Stmt *S);
   void rewriteDefaultArgument(clang::ParmVarDecl *P);
-  void checkReducerCaptures(const clang::LambdaExpr *Lambda);
-  void checkReducerDeclaration(const clang::DeclaratorDecl *D);
 
   // SpawnRewriter.cpp
   void handleSpawnExpr(clang::Expr *E, const Mark &M, BodyWalk &Walk);
