@@ -202,8 +202,7 @@ void SpawnRewriter::walkByKind(Stmt *&S, BodyWalk &Walk) {
   registerLocalReducers(S, Walk); // ReducerUses.cpp
 }
 
-/// Walks the children of \p S with \p Depth, one of the walk's depths,
-/// one more.
+/// Walks the children of \p S inside one more catch, loop or switch.
 void SpawnRewriter::walkNested(Stmt *S, unsigned &Depth, BodyWalk &Walk) {
   ++Depth;
   walkChildren(S, Walk);
@@ -220,8 +219,7 @@ void SpawnRewriter::walkBlock(Stmt *&S, BodyWalk &Walk) {
 }
 
 /// Notes the variables \p DS initialises, and handles a spawn that
-/// initialises one: its mark is on the variable's name, or, for
-/// `#pragma weft spawn` on the line before, on the declaration's first token.
+/// initialises one, marked at the variable's name or the statement's start.
 void SpawnRewriter::matchDeclaration(DeclStmt *DS, BodyWalk &Walk) {
   for (Decl *D : DS->decls())
     if (auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
@@ -248,8 +246,7 @@ void SpawnRewriter::matchDeclaration(DeclStmt *DS, BodyWalk &Walk) {
   error(M->Written, "a spawned declaration must declare one variable");
 }
 
-/// Notes the value an assignment stores, and handles a spawn marked at the
-/// start of \p E.
+/// Notes the value an assignment stores; handles a spawn marked at \p E.
 void SpawnRewriter::matchExpression(Expr *E, BodyWalk &Walk) {
   if (auto *Assign = dyn_cast<BinaryOperator>(E);
       Assign && Assign->getOpcode() == BO_Assign)
