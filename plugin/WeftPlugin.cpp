@@ -20,6 +20,7 @@
 
 #include "Pipeline.h"
 #include "shared/SourceErrors.h"
+#include "frontend/Diagnostics.h"
 #include "frontend/SpawnMarks.h"
 #include "frontend/SpawnRewriter.h"
 
@@ -46,8 +47,7 @@ bool reportAtSource(DiagnosticsEngine &Diags, unsigned Raw, StringRef Msg) {
   if (Loc.isInvalid() ||
       !(SM.isLocalSourceLocation(Loc) || SM.isLoadedSourceLocation(Loc)))
     return false;
-  Diags.Report(Loc, Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
-      << Msg;
+  reportError(Diags, Loc, Msg);
   return true;
 }
 

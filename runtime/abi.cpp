@@ -29,6 +29,12 @@ namespace {
 
 Frame *asFrame(void *P) { return static_cast<Frame *>(P); }
 
+/// Stress mode yields after a push unless these bits of a random number
+/// are all zero: after three pushes in four (stressPoint()).
+constexpr std::uint64_t kStressYieldMask = 3;
+
+/// Knuth's MMIX linear congruential generator; its high bits are the
+/// random ones.
 std::uint64_t nextStressRandom(Worker *W) {
   W->stress_rng = W->stress_rng * 6364136223846793005ull + 1442695040888963407ull;
   return W->stress_rng >> 33;
@@ -78,7 +84,7 @@ __attribute__((constructor)) void checkEnvironment() {
 /// Stress mode: give thieves a window after most pushes, so that on two
 /// cores the stolen path runs about as often as the fast path.
 void stressPoint(Worker *W) {
-  if ((nextStressRandom(W) & 3) != 0)
+  if ((nextStressRandom(W) & kStressYieldMask) != 0)
     sched_yield();
 }
 

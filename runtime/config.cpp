@@ -15,14 +15,15 @@
 #include <sys/resource.h>
 
 namespace weft {
-namespace {
 
-[[noreturn]] void invalid(const char *Name, const char *Value,
-                          const char *Expected) {
+void invalid_setting(const char *Name, const char *Value,
+                     const char *Expected) {
   std::fprintf(stderr, "weft: invalid %s='%s': expected %s\n", Name, Value,
                Expected);
   std::exit(2);
 }
+
+namespace {
 
 /// Reads an unsigned decimal in [Lo, Hi]; returns Default if unset.
 unsigned long readNumber(const char *Name, unsigned long Lo, unsigned long Hi,
@@ -35,7 +36,7 @@ unsigned long readNumber(const char *Name, unsigned long Lo, unsigned long Hi,
   unsigned long N = std::strtoul(Value, &End, 10);
   if (*Value == '\0' || *Value == '-' || *End != '\0' || errno || N < Lo ||
       N > Hi)
-    invalid(Name, Value, Expected);
+    invalid_setting(Name, Value, Expected);
   return N;
 }
 
@@ -47,7 +48,7 @@ FenceMode readFenceMode() {
     return FenceMode::Symmetric;
   if (std::strcmp(Value, "asymmetric") == 0)
     return FenceMode::Asymmetric;
-  invalid("WEFT_FENCES", Value, "auto, symmetric or asymmetric");
+  invalid_setting("WEFT_FENCES", Value, "auto, symmetric or asymmetric");
 }
 
 unsigned cpusInAffinityMask() {
@@ -137,7 +138,7 @@ Config parse() {
       readNumber("WEFT_MAIN_STACK_KB", 0, kLargestStackKB,
                  defaultMainStackKB(StackLimit), MainExpected) << 10;
   if (C.main_stack_bytes != 0 && C.main_stack_bytes < (64u << 10))
-    invalid("WEFT_MAIN_STACK_KB", std::getenv("WEFT_MAIN_STACK_KB"), MainExpected);
+    invalid_setting("WEFT_MAIN_STACK_KB", std::getenv("WEFT_MAIN_STACK_KB"), MainExpected);
   C.fences = readFenceMode();
   C.debug_hang_seconds = static_cast<unsigned>(
       readNumber("WEFT_DEBUG_HANG", 0, kLongestHangWatchS, 0,

@@ -54,6 +54,12 @@ struct Config {
 /// Parses the environment once; later calls return the same settings.
 const Config &config();
 
+/// Rejects the value of a setting read from the environment, this file's or
+/// the work/span analysis's (workspan.h): prints one line naming \p Name,
+/// its \p Value and what was \p Expected, and exits with status 2.
+[[noreturn]] void invalid_setting(const char *Name, const char *Value,
+                                  const char *Expected);
+
 /// The worker count: the environment's (Config::nworkers) unless the
 /// program set another (weft_set_nworkers) before the pool started. The
 /// pool's start fixes it; the lock orders a setter against that start.

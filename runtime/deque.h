@@ -33,6 +33,7 @@
 #ifndef WEFT_RUNTIME_DEQUE_H
 #define WEFT_RUNTIME_DEQUE_H
 
+#include "cache_line.h"
 #include "fence.h"
 
 #include <atomic>
@@ -191,7 +192,7 @@ private:
 
     static Ring *create(std::int64_t Capacity, Ring *Older) {
       std::size_t Bytes = offsetof(Ring, slots) + sizeof(std::atomic<T>) * Capacity;
-      void *Memory = ::operator new(Bytes, std::align_val_t{64});
+      void *Memory = ::operator new(Bytes, std::align_val_t{kCacheLineBytes});
       auto *R = static_cast<Ring *>(Memory);
       R->capacity = Capacity;
       R->older = Older;
@@ -199,7 +200,9 @@ private:
         new (&R->slots[I]) std::atomic<T>(T());
       return R;
     }
-    static void destroy(Ring *R) { ::operator delete(R, std::align_val_t{64}); }
+    static void destroy(Ring *R) {
+      ::operator delete(R, std::align_val_t{kCacheLineBytes});
+    }
 
     // Relaxed: ordering comes from bottom (push/steal) and top (the CAS).
     void put(std::int64_t I, T X) {
@@ -313,8 +316,8 @@ private:
 
   // Thieves write top; only the owner writes bottom and ring. Each on its
   // own cache line, so that steals do not invalidate the owner's bottom.
-  alignas(64) std::atomic<std::int64_t> top_{0};
-  alignas(64) std::atomic<std::int64_t> bottom_{0};
+  alignas(kCacheLineBytes) std::atomic<std::int64_t> top_{0};
+  alignas(kCacheLineBytes) std::atomic<std::int64_t> bottom_{0};
   std::atomic<Ring *> ring_;
   // Owner-private copies beside bottom: the live ring's index mask, and the
   // bottom at which a push must take the slow path, from a top no newer

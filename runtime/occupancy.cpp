@@ -9,6 +9,7 @@
 
 #include "occupancy.h"
 
+#include "cache_line.h"
 #include "stack.h"
 #include "worker.h"
 
@@ -18,7 +19,7 @@ namespace weft {
 namespace {
 
 /// A process-wide count and its peak, on a cache line of their own.
-struct alignas(64) CountWithPeak {
+struct alignas(kCacheLineBytes) CountWithPeak {
   std::atomic<std::int64_t> now{0};
   std::atomic<std::int64_t> peak{0};
 

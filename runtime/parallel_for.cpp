@@ -70,12 +70,16 @@ extern "C" {
 #if defined(__weft_workspan__)
 std::uint64_t __weft_pfor_grain(std::uint64_t N); // the normal copy's
 #else
-/// The default grain for \p N iterations.
+/// The default grain for \p N iterations: OpenCilk's (see the file header).
 std::uint64_t __weft_pfor_grain(std::uint64_t N) {
+  constexpr std::uint64_t kPiecesPerWorker = 8;
+  constexpr std::uint64_t kLargestDefaultGrain = 2048;
   // The count weft_set_nworkers may have changed, as the pool will have it
   // (or would have it, when the work/span analysis runs on one worker).
-  std::uint64_t Pieces = 8 * std::uint64_t(weft::nworkers_setting().planned());
-  return std::clamp<std::uint64_t>((N + Pieces - 1) / Pieces, 1, 2048);
+  std::uint64_t Pieces =
+      kPiecesPerWorker * std::uint64_t(weft::nworkers_setting().planned());
+  return std::clamp<std::uint64_t>((N + Pieces - 1) / Pieces, 1,
+                                   kLargestDefaultGrain);
 }
 #endif
 

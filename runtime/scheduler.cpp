@@ -22,6 +22,20 @@
 namespace weft {
 namespace {
 
+// Back-off of a worker whose rounds of steals fail (backOff()). New work
+// often appears within microseconds (a victim's next push), so the first
+// rounds spin: a spin of a few dozen pause instructions lasts from a
+// fraction of a microsecond to a few, with the core kept. Then the worker
+// yields the core to the program's other threads, and at last it sleeps,
+// giving up its stack credit, so that an idle pool costs no CPU.
+constexpr unsigned kSpinningRounds = 32;
+constexpr unsigned kPausesPerSpin = 64;
+constexpr unsigned kRoundsBeforeSleep = 64; // the spinning ones included
+/// How long a thief waits for a stack to come back (waitForStackCredit()):
+/// far shorter than a sleep, since one may come back at any moment, long
+/// enough that the workers that own the work get the cores.
+constexpr long kStackCreditWaitNs = 50 * 1000;
+
 std::uint64_t nextRandom(Worker *W) {
   // xorshift64*: per-worker state, no shared cache line.
   std::uint64_t X = W->rng_state;
@@ -71,10 +85,10 @@ void cpuRelax() {
 /// Backs off after a failed round of steals: spin, then yield, then sleep.
 void backOff(Worker *W, unsigned &Failures) {
   ++Failures;
-  if (Failures < 32) {
-    for (int I = 0; I < 64; ++I)
+  if (Failures < kSpinningRounds) {
+    for (unsigned I = 0; I < kPausesPerSpin; ++I)
       cpuRelax();
-  } else if (Failures < 64 || config().stress) {
+  } else if (Failures < kRoundsBeforeSleep || config().stress) {
     sched_yield();
   } else {
     return_stack_credit(W);
@@ -89,7 +103,7 @@ void backOff(Worker *W, unsigned &Failures) {
 void waitForStackCredit(Worker *W) {
   W->stats.throttled.add();
   W->activity.store(Activity::Throttled, std::memory_order_relaxed);
-  timespec Pause{0, 50 * 1000};
+  timespec Pause{0, kStackCreditWaitNs};
   nanosleep(&Pause, nullptr);
 }
 

@@ -2,6 +2,7 @@
 
 #include "stack.h"
 
+#include "cache_line.h"
 #include "config.h"
 #include "main_stack.h"
 #include "occupancy.h"
@@ -158,10 +159,11 @@ Stack *create_scheduler_stack() {
                  static_cast<long long>(stack_budget().limit()));
     std::abort();
   }
-  // The Stack record sits at the top of its own stack; the fiber's frames
-  // grow down from just below it to the guard page.
+  // The Stack record sits at the top of its own stack, on cache lines of
+  // its own (the top is page-aligned); the fiber's frames grow down from
+  // just below it to the guard page.
   char *Top = Bottom + config().stack_bytes;
-  auto *S = new (Top - ((sizeof(Stack) + 63) & ~std::size_t(63))) Stack();
+  auto *S = new (Top - round_up_to_cache_line(sizeof(Stack))) Stack();
   S->mapping = Bottom - Page;
   S->mapping_bytes = Bytes;
   std::size_t Usable = reinterpret_cast<char *>(S) - Bottom;

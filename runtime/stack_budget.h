@@ -25,6 +25,8 @@
 #ifndef WEFT_RUNTIME_STACK_BUDGET_H
 #define WEFT_RUNTIME_STACK_BUDGET_H
 
+#include "cache_line.h"
+
 #include <atomic>
 #include <cstdint>
 
@@ -78,7 +80,7 @@ public:
 private:
   // Its own cache line: thieves write it, the owner of the work never does
   // on its spawn path.
-  alignas(64) std::atomic<std::int64_t> Used{0};
+  alignas(kCacheLineBytes) std::atomic<std::int64_t> Used{0};
   std::atomic<std::int64_t> Max;
 };
 

@@ -47,6 +47,18 @@ std::atomic<bool> ShutdownFlag{false};
 // wake-up is lost.
 std::atomic<std::uint32_t> WakeEpoch{0};
 
+/// The longest an idle worker sleeps before it looks for work again. It
+/// bounds the delay of a wake-up lost where the fence is a plain one
+/// (idle_sleep()): short enough that a program hardly notices, long enough
+/// that an idle pool's looks cost no measurable CPU.
+constexpr long kIdleSleepNs = 5 * 1000 * 1000;
+
+/// Each worker's victim-selection state (scheduler.cpp) starts at its slot
+/// number plus one times 2^64 / golden ratio: the multiples of an odd
+/// constant are distinct and nonzero, as xorshift needs, and this one's
+/// spread their bits over the whole word.
+constexpr std::uint64_t kRngSeedStep = 0x9E3779B97F4A7C15ull;
+
 long futex(std::atomic<std::uint32_t> *Word, int Op, std::uint32_t Val,
            const timespec *Timeout) {
   return syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(Word), Op, Val,
@@ -67,7 +79,7 @@ Worker *claimSlot(bool External) {
   // an external thread's first strand is the leftmost.
   if (!External)
     W->views = StrandViews::stolen();
-  W->rng_state = 0x9E3779B97F4A7C15ull * (Id + 1);
+  W->rng_state = kRngSeedStep * (Id + 1);
   Slots[Id].store(W, std::memory_order_release);
   // Publish in slot order so [0, SlotCount) is always fully initialised.
   unsigned Expected = Id;
@@ -195,7 +207,7 @@ void idle_sleep(Worker *W) {
   if (!workVisible(W)) {
     W->stats.sleeps.add();
     W->activity.store(Activity::Sleeping, std::memory_order_relaxed);
-    timespec Timeout{0, 5 * 1000 * 1000};
+    timespec Timeout{0, kIdleSleepNs};
     futex(&WakeEpoch, FUTEX_WAIT_PRIVATE, Epoch, &Timeout);
     W->activity.store(Activity::Looking, std::memory_order_relaxed);
   }

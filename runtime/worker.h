@@ -11,6 +11,7 @@
 #ifndef WEFT_RUNTIME_WORKER_H
 #define WEFT_RUNTIME_WORKER_H
 
+#include "cache_line.h"
 #include "deque.h"
 #include "frame.h"
 #include "hang_watch.h"
@@ -23,7 +24,7 @@
 
 namespace weft {
 
-struct alignas(64) Worker {
+struct alignas(kCacheLineBytes) Worker {
   Deque<Frame *> deque;
   unsigned id = 0;
   bool external = false;
@@ -53,7 +54,7 @@ struct alignas(64) Worker {
 
   // Written by other workers: a parked native stack of this thread that may
   // run again. Only this thread may run its native stack.
-  alignas(64) std::atomic<Stack *> home_ready{nullptr};
+  alignas(kCacheLineBytes) std::atomic<Stack *> home_ready{nullptr};
   // Fiber stacks this worker took that are not back on a free list; any
   // worker that recycles one decrements it (occupancy.cpp).
   std::atomic<std::int64_t> stacks_taken{0};

@@ -82,7 +82,7 @@ bool placeFramesOnStack(Module &M, SmallPtrSetImpl<Function *> &FastClones) {
     AllocaInst *Slot = B.CreateAlloca(
         ArrayType::get(B.getInt8Ty(), Bytes ? Bytes : 1), nullptr,
         FrameSlotName);
-    Slot->setAlignment(Align(16));
+    Slot->setAlignment(Align(FrameMemoryAlign));
     CI->replaceAllUsesWith(Slot);
     Holders.insert(CI->getFunction());
     CI->eraseFromParent();

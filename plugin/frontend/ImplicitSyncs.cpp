@@ -33,6 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "frontend/Diagnostics.h"
 #include "frontend/SpawnRewriter.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -46,8 +47,7 @@ namespace weft {
 void SpawnRewriter::warning(SourceLocation Loc, StringRef Msg) {
   if (!Warned.insert(Loc).second)
     return;
-  DiagnosticsEngine &D = Ctx.getDiagnostics();
-  D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Warning, "%0")) << Msg;
+  reportWarning(Ctx.getDiagnostics(), Loc, Msg);
 }
 
 void SpawnRewriter::walkLambda(LambdaExpr *Lambda, BodyWalk &Outer) {

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "frontend/Diagnostics.h"
 #include "frontend/SpawnMarks.h"
 
 #include "clang/AST/Decl.h"
@@ -40,11 +41,6 @@ SourceLocation fileLoc(const SourceManager &SM, SourceLocation Loc) {
   return SM.getExpansionLoc(Loc);
 }
 
-void error(Sema &S, SourceLocation Loc, const char *Msg) {
-  DiagnosticsEngine &D = S.getDiagnostics();
-  D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Msg;
-}
-
 struct SpawnAttrInfo : public ParsedAttrInfo {
   SpawnAttrInfo() {
     static constexpr Spelling S[] = {{ParsedAttr::AS_CXX11, "weft::spawn"},
@@ -57,9 +53,10 @@ struct SpawnAttrInfo : public ParsedAttrInfo {
                             const Decl *D) const override {
     if (isa<VarDecl>(D) && !isa<ParmVarDecl>(D))
       return true;
-    error(S, A.getLoc(),
-          "'weft::spawn' applies to a statement or to a variable declaration "
-          "initialised by a call");
+    reportError(
+        S.getDiagnostics(), A.getLoc(),
+        "'weft::spawn' applies to a statement or to a variable declaration "
+        "initialised by a call");
     return false;
   }
 
@@ -88,16 +85,18 @@ struct SyncAttrInfo : public ParsedAttrInfo {
 
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A,
                             const Decl *) const override {
-    error(S, A.getLoc(), "'weft::sync' applies to an empty statement: "
-                         "write '[[weft::sync]];'");
+    reportError(S.getDiagnostics(), A.getLoc(),
+                "'weft::sync' applies to an empty statement: "
+                "write '[[weft::sync]];'");
     return false;
   }
 
   bool diagAppertainsToStmt(Sema &S, const ParsedAttr &A,
                             const Stmt *St) const override {
     if (!isa<NullStmt>(St)) {
-      error(S, A.getLoc(), "'weft::sync' applies to an empty statement: "
-                           "write '[[weft::sync]];'");
+      reportError(S.getDiagnostics(), A.getLoc(),
+                  "'weft::sync' applies to an empty statement: "
+                  "write '[[weft::sync]];'");
       return false;
     }
     MarkTable::get().add(MarkKind::Sync, St->getBeginLoc(),
@@ -116,16 +115,18 @@ struct ScopeAttrInfo : public ParsedAttrInfo {
 
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A,
                             const Decl *) const override {
-    error(S, A.getLoc(), "'weft::scope' applies to a block: write "
-                         "'[[weft::scope]] { ... }'");
+    reportError(S.getDiagnostics(), A.getLoc(),
+                "'weft::scope' applies to a block: write "
+                "'[[weft::scope]] { ... }'");
     return false;
   }
 
   bool diagAppertainsToStmt(Sema &S, const ParsedAttr &A,
                             const Stmt *St) const override {
     if (!isa<CompoundStmt>(St)) {
-      error(S, A.getLoc(), "'weft::scope' applies to a block: write "
-                           "'[[weft::scope]] { ... }'");
+      reportError(S.getDiagnostics(), A.getLoc(),
+                  "'weft::scope' applies to a block: write "
+                  "'[[weft::scope]] { ... }'");
       return false;
     }
     MarkTable::get().add(MarkKind::Scope, St->getBeginLoc(),
@@ -154,10 +155,8 @@ void takeTarget(Preprocessor &PP, const Token &Tok) {
     return;
   for (const PendingMark &P : Pending) {
     if (Tok.is(tok::eof)) {
-      DiagnosticsEngine &D = PP.getDiagnostics();
-      D.Report(P.Written, D.getCustomDiagID(DiagnosticsEngine::Error,
-                                            "spawn, sync or scope mark at "
-                                            "end of file"));
+      reportError(PP.getDiagnostics(), P.Written,
+                  "spawn, sync or scope mark at end of file");
       continue;
     }
     MarkTable::get().add(P.Kind, Tok.getLocation(), P.Written);
@@ -193,12 +192,10 @@ public:
     Token Tok = Word;
     while (Tok.isNot(tok::eod))
       PP.Lex(Tok);
-    DiagnosticsEngine &D = PP.getDiagnostics();
     if (!Kind) {
-      D.Report(Word.getLocation(),
-               D.getCustomDiagID(DiagnosticsEngine::Error,
-                                 "expected 'spawn', 'sync', 'scope' or 'for' "
-                                 "after '#pragma weft'"));
+      reportError(PP.getDiagnostics(), Word.getLocation(),
+                  "expected 'spawn', 'sync', 'scope' or 'for' after "
+                  "'#pragma weft'");
       return;
     }
     Pending.push_back({*Kind, fileLoc(PP.getSourceManager(), Introducer.Loc)});

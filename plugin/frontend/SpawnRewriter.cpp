@@ -1,6 +1,7 @@
 //===- SpawnRewriter.cpp - Make spawn and sync marks visible to CodeGen ---===//
 
 #include "frontend/SpawnRewriter.h"
+#include "frontend/Diagnostics.h"
 #include "shared/Markers.h"
 
 #include "clang/AST/Attr.h"
@@ -26,7 +27,7 @@ public:
     return true;
   }
   /// OpenCilk 2 reducer types where the rewrite cannot follow them are
-  /// errors at their declarations (ReducerUses.cpp).
+  /// errors at their declarations (ReducerTypes.cpp).
   bool VisitDeclaratorDecl(DeclaratorDecl *D) {
     R.checkReducerDeclaration(D);
     return true;
@@ -42,16 +43,6 @@ public:
 private:
   SpawnRewriter &R;
 };
-
-/// Strips what Clang wraps around the expression the user wrote.
-const Expr *SpawnRewriter::stripImplicit(const Expr *E) {
-  while (true) {
-    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-}
 
 SpawnRewriter::SpawnRewriter(ASTContext &Ctx)
     : Ctx(Ctx), Marks(MarkTable::get()) {
@@ -109,8 +100,7 @@ void SpawnRewriter::error(SourceLocation Loc, StringRef Msg) {
   // for each, however many times the template is instantiated.
   if (!Errors.insert({Loc.getRawEncoding(), Msg.str()}).second)
     return;
-  DiagnosticsEngine &D = Ctx.getDiagnostics();
-  D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Msg;
+  reportError(Ctx.getDiagnostics(), Loc, Msg);
 }
 
 void SpawnRewriter::rewriteDecl(Decl *D) { FunctionFinder(*this).TraverseDecl(D); }
@@ -131,6 +121,9 @@ void SpawnRewriter::rewriteBody(FunctionDecl *FD) {
   finishBody(dyn_cast<CompoundStmt>(Body), Walk);
 }
 
+/// Walks \p S in pre-order, rewriting it in its slot. What takes over a
+/// whole statement comes first (a sync's `;`, a reducer use, a lambda, a
+/// spawning return, a parallel loop), then the statement's kind.
 void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
   if (!S)
     return;
@@ -146,20 +139,12 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
     if (IsRoot)
       Walk.ExprRoot = nullptr;
   });
-  bool Dependent = Walk.Dependent;
-  if (auto *Null = dyn_cast<NullStmt>(S)) {
-    if (Mark *M = Marks.find(MarkKind::Sync, Null->getSemiLoc())) {
-      M->Matched = true;
-      Walk.Syncs.push_back(M->Written);
-      if (!Dependent)
-        S = makeSyncCall(Null->getSemiLoc());
-    }
-    return;
-  }
+  if (isa<NullStmt>(S))
+    return walkNullStatement(S, Walk);
   if (rewriteReducerUse(S, Walk)) // ReducerUses.cpp
     return;
   if (auto *Lambda = dyn_cast<LambdaExpr>(S)) {
-    checkReducerCaptures(Lambda);
+    checkReducerCaptures(Lambda); // ReducerTypes.cpp
     walkLambda(Lambda, Walk); // a function of its own
     return;
   }
@@ -167,82 +152,112 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
     walk(S, Walk);
     return;
   }
+  noteStatement(S, Walk);
+  if (walkParallelLoop(S, Walk)) // ParallelForRewriter.cpp
+    return;
+  walkByKind(S, Walk);
+}
+
+/// `;` alone: a sync's target, where it is marked.
+void SpawnRewriter::walkNullStatement(Stmt *&S, BodyWalk &Walk) {
+  SourceLocation Semi = cast<NullStmt>(S)->getSemiLoc();
+  Mark *M = Marks.find(MarkKind::Sync, Semi);
+  if (!M)
+    return;
+  M->Matched = true;
+  Walk.Syncs.push_back(M->Written);
+  if (!Walk.Dependent)
+    S = makeSyncCall(Semi);
+}
+
+/// What the function's end needs to know of \p S before it is walked: an
+/// unsupported construct, a jump out of a cilk_scope, a return, a label.
+void SpawnRewriter::noteStatement(Stmt *&S, BodyWalk &Walk) {
   noteUnsupported(S, Walk);
   noteScopeJump(S, Walk); // ScopeSyncs.cpp
   if (isa<ReturnStmt>(S) && !Walk.CatchDepth)
     (Walk.Spawns || Walk.LoopDepth ? Walk.Returns : Walk.EarlyReturns)
         .push_back(&S);
   Walk.HasLabels |= isa<LabelStmt>(S);
-  if (walkParallelLoop(S, Walk)) // ParallelForRewriter.cpp
-    return;
-  if (auto *Try = dyn_cast<CXXTryStmt>(S)) {
-    walkTry(Try, Walk);
-    return;
-  }
-  if (isa<CXXCatchStmt>(S)) {
-    ++Walk.CatchDepth;
-    walkChildren(S, Walk);
-    --Walk.CatchDepth;
-    return;
-  }
-  if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S)) {
-    ++Walk.LoopDepth;
-    walkChildren(S, Walk);
-    --Walk.LoopDepth;
-    return;
-  }
-  if (isa<SwitchStmt>(S)) {
-    ++Walk.SwitchDepth;
-    walkChildren(S, Walk);
-    --Walk.SwitchDepth;
-    return;
-  }
-  if (auto *DS = dyn_cast<DeclStmt>(S)) {
-    for (Decl *D : DS->decls())
-      if (auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
-        Walk.VariableInits[stripImplicit(VD->getInit())] = VD;
-    for (Decl *D : DS->decls())
-      if (auto *VD = dyn_cast<VarDecl>(D))
-        if (Mark *M = Marks.find(MarkKind::Spawn, VD->getLocation())) {
-          M->Matched = true;
-          handleSpawnDecl(VD, *M, Walk);
-        }
-    // `#pragma weft spawn` on the line before a declaration targets its
-    // first token, and marks the one variable it declares.
-    if (Mark *M = Marks.find(MarkKind::Spawn, DS->getBeginLoc())) {
-      M->Matched = true;
-      if (auto *VD = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
-                                        : nullptr) {
-        handleSpawnDecl(VD, *M, Walk);
-      } else {
-        if (!Walk.Spawns++) // meant as one: no warning about the syncs
-          Walk.FirstSpawn = M->Written;
-        error(M->Written, "a spawned declaration must declare one variable");
-      }
-    }
-  } else if (auto *E = dyn_cast<Expr>(S)) {
-    if (auto *Assign = dyn_cast<BinaryOperator>(E);
-        Assign && Assign->getOpcode() == BO_Assign)
-      Walk.AssignedValues[stripImplicit(Assign->getRHS())] = Assign->getLHS();
-    // Pre-order: the outermost expression that begins at a target is the
-    // one the mark applies to; the call inside it is found from there.
-    Mark *M = Marks.find(MarkKind::Spawn, E->getBeginLoc());
-    if (M && Walk.Handled.insert(M).second) {
-      M->Matched = true;
-      handleSpawnExpr(E, *M, Walk);
-    }
-  }
-  if (isa<CompoundStmt>(S)) {
-    bool IsScope = openScope(cast<CompoundStmt>(S), Walk);
-    walkScope(S, Walk);
-    if (IsScope)
-      closeScope(cast<CompoundStmt>(S), Walk);
-    checkScopeEnd(cast<CompoundStmt>(S), Walk);
-    return;
-  }
+}
+
+/// Walks \p S by its kind, once nothing above has taken it over.
+void SpawnRewriter::walkByKind(Stmt *&S, BodyWalk &Walk) {
+  if (auto *Try = dyn_cast<CXXTryStmt>(S))
+    return walkTry(Try, Walk);
+  if (isa<CXXCatchStmt>(S))
+    return walkNested(S, Walk.CatchDepth, Walk);
+  if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+    return walkNested(S, Walk.LoopDepth, Walk);
+  if (isa<SwitchStmt>(S))
+    return walkNested(S, Walk.SwitchDepth, Walk);
+  if (auto *DS = dyn_cast<DeclStmt>(S))
+    matchDeclaration(DS, Walk);
+  else if (auto *E = dyn_cast<Expr>(S))
+    matchExpression(E, Walk);
+  if (isa<CompoundStmt>(S))
+    return walkBlock(S, Walk);
   walkChildren(S, Walk);
   forgetConstantValues(S);        // ReducerUses.cpp
   registerLocalReducers(S, Walk); // ReducerUses.cpp
+}
+
+/// Walks the children of \p S inside one more catch, loop or switch.
+void SpawnRewriter::walkNested(Stmt *S, unsigned &Depth, BodyWalk &Walk) {
+  ++Depth;
+  walkChildren(S, Walk);
+  --Depth;
+}
+
+/// Walks a block, which may be a cilk_scope.
+void SpawnRewriter::walkBlock(Stmt *&S, BodyWalk &Walk) {
+  bool IsScope = openScope(cast<CompoundStmt>(S), Walk);
+  walkScope(S, Walk);
+  if (IsScope)
+    closeScope(cast<CompoundStmt>(S), Walk);
+  checkScopeEnd(cast<CompoundStmt>(S), Walk);
+}
+
+/// Notes the variables \p DS initialises, and handles a spawn that
+/// initialises one, marked at the variable's name or the statement's start.
+void SpawnRewriter::matchDeclaration(DeclStmt *DS, BodyWalk &Walk) {
+  for (Decl *D : DS->decls())
+    if (auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
+      Walk.VariableInits[stripImplicit(VD->getInit())] = VD;
+  for (Decl *D : DS->decls())
+    if (auto *VD = dyn_cast<VarDecl>(D))
+      if (Mark *M = Marks.find(MarkKind::Spawn, VD->getLocation())) {
+        M->Matched = true;
+        handleSpawnDecl(VD, *M, Walk);
+      }
+  // `#pragma weft spawn` on the line before a declaration targets its
+  // first token, and marks the one variable it declares.
+  Mark *M = Marks.find(MarkKind::Spawn, DS->getBeginLoc());
+  if (!M)
+    return;
+  M->Matched = true;
+  if (auto *VD = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                                    : nullptr) {
+    handleSpawnDecl(VD, *M, Walk);
+    return;
+  }
+  if (!Walk.Spawns++) // meant as one: no warning about the syncs
+    Walk.FirstSpawn = M->Written;
+  error(M->Written, "a spawned declaration must declare one variable");
+}
+
+/// Notes the value an assignment stores; handles a spawn marked at \p E.
+void SpawnRewriter::matchExpression(Expr *E, BodyWalk &Walk) {
+  if (auto *Assign = dyn_cast<BinaryOperator>(E);
+      Assign && Assign->getOpcode() == BO_Assign)
+    Walk.AssignedValues[stripImplicit(Assign->getRHS())] = Assign->getLHS();
+  // Pre-order: the outermost expression that begins at a target is the
+  // one the mark applies to; the call inside it is found from there.
+  Mark *M = Marks.find(MarkKind::Spawn, E->getBeginLoc());
+  if (M && Walk.Handled.insert(M).second) {
+    M->Matched = true;
+    handleSpawnExpr(E, *M, Walk);
+  }
 }
 
 namespace {

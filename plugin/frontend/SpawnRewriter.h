@@ -39,6 +39,7 @@
 
 #include "frontend/parallel_for/ParallelForForm.h"
 #include "frontend/SpawnMarks.h"
+#include "frontend/StripImplicit.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
@@ -138,6 +139,13 @@ private:
     clang::SourceLocation IterationBody;
   };
   void walk(clang::Stmt *&S, BodyWalk &Walk);
+  void walkNullStatement(clang::Stmt *&S, BodyWalk &Walk);
+  void noteStatement(clang::Stmt *&S, BodyWalk &Walk);
+  void walkByKind(clang::Stmt *&S, BodyWalk &Walk);
+  void walkNested(clang::Stmt *S, unsigned &Depth, BodyWalk &Walk);
+  void walkBlock(clang::Stmt *&S, BodyWalk &Walk);
+  void matchDeclaration(clang::DeclStmt *DS, BodyWalk &Walk);
+  void matchExpression(clang::Expr *E, BodyWalk &Walk);
   void walkChildren(clang::Stmt *S, BodyWalk &Walk);
   void walkScope(clang::Stmt *&S, BodyWalk &Walk);
   static void moveSlots(const clang::CompoundStmt *From,
@@ -228,7 +236,7 @@ private:
                           const clang::CXXOperatorCallExpr *Assign);
   void spawnAssignment(const clang::CXXOperatorCallExpr *Assign,
                        clang::CallExpr *CE, const Mark &M, BodyWalk &Walk);
-  // ReducerUses.cpp
+  // ReducerTypes.cpp
   /// A cilk_reducer's identity and reduce.
   struct ReducerMonoid {
     clang::FunctionDecl *Identity;
@@ -240,6 +248,13 @@ private:
   std::optional<ReducerMonoid> pointeeMonoid(const clang::Expr *Pointer,
                                              clang::SourceLocation Use);
   bool completeReducerType(clang::QualType T, clang::SourceLocation Use);
+  bool mentionsReducer(const clang::Stmt *S) const;
+  bool rewritableReducer(const clang::VarDecl *Var) const;
+  bool rewritableDeref(const clang::Expr *Pointer) const;
+  void checkReducerCaptures(const clang::LambdaExpr *Lambda);
+  void checkReducerDeclaration(const clang::DeclaratorDecl *D);
+
+  // ReducerUses.cpp
   void makeReducerFunctions();
   clang::Expr *hyperCall(clang::FunctionDecl *Fn, clang::Expr *Key,
                          clang::QualType T, const ReducerMonoid &M,
@@ -253,18 +268,12 @@ private:
   void noteReducerKeys(const clang::Stmt *S, const BodyWalk &Walk);
   bool rewriteReducerUse(clang::Stmt *&S, BodyWalk &Walk);
   void registerLocalReducers(clang::Stmt *&S, BodyWalk &Walk);
-  bool mentionsReducer(const clang::Stmt *S) const;
-  bool rewritableReducer(const clang::VarDecl *Var) const;
-  bool rewritableDeref(const clang::Expr *Pointer) const;
   static bool copiedPerCall(const clang::Stmt *S);
   clang::Expr *odrUse(clang::DeclRefExpr *Ref);
   void forgetConstantValues(clang::Stmt *S);
   void rewriteDefaultArgument(clang::ParmVarDecl *P);
-  void checkReducerCaptures(const clang::LambdaExpr *Lambda);
-  void checkReducerDeclaration(const clang::DeclaratorDecl *D);
 
   // SpawnRewriter.cpp
-  static const clang::Expr *stripImplicit(const clang::Expr *E);
   void handleSpawnExpr(clang::Expr *E, const Mark &M, BodyWalk &Walk);
   void handleSpawnDecl(clang::VarDecl *VD, const Mark &M, BodyWalk &Walk);
   void spawnCall(clang::CallExpr *CE, const Mark &M, bool InitializesVariable,

@@ -95,6 +95,12 @@ using namespace llvm;
 namespace weft {
 namespace {
 
+/// How far back PadScan follows an address (through GEPs, casts, phis,
+/// selects and loads of slots) to a statement's temporary. A pad's cleanups
+/// are short, so a real chain takes a few steps; the bound keeps a long one
+/// from costing a deep recursion.
+constexpr unsigned MaxTemporaryAddressDepth = 12;
+
 /// Which instructions of the function's landing pads come before their
 /// wait: the pads' own bookkeeping and the cleanups of the statement that
 /// threw. Walks each pad's code up to the first instruction on each path
@@ -236,7 +242,7 @@ bool PadScan::temporaryAddress(Value *V, SmallPtrSetImpl<Value *> &InProgress,
                                unsigned Depth) {
   if (auto *AI = dyn_cast<AllocaInst>(V))
     return Temps.count(AI);
-  if (Depth > 12)
+  if (Depth > MaxTemporaryAddressDepth)
     return false;
   if (!InProgress.insert(V).second)
     return true;

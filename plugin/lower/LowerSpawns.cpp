@@ -205,17 +205,23 @@ void eraseMark(CallInst *Mark) {
     Layout->eraseFromParent();
 }
 
+/// The calls of \p Marker in \p F, gathered before any is resolved, since
+/// resolving one erases it from the marker's users.
+SmallVector<CallInst *, 8> marksIn(Function &F, Function *Marker) {
+  SmallVector<CallInst *, 8> Marks;
+  for (User *U : Marker->users())
+    if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getFunction() == &F)
+      Marks.push_back(CI);
+  return Marks;
+}
+
 /// Resolves the spawn marks in F: each marker call wraps the callee of
 /// exactly one call (or invoke), which becomes a direct (or plain indirect)
 /// call again.
 bool collectSpawns(Function &F, Function *Marker,
                    SmallVectorImpl<CallBase *> &Spawns) {
-  SmallVector<CallInst *, 8> Marks;
-  for (User *U : Marker->users())
-    if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getFunction() == &F)
-      Marks.push_back(CI);
   bool Ok = true;
-  for (CallInst *Mark : Marks) {
+  for (CallInst *Mark : marksIn(F, Marker)) {
     // The call through the marked pointer; other uses (UBSan's function
     // type check reads the callee's prologue) just get the callee back.
     CallBase *Spawned = nullptr;
@@ -279,12 +285,8 @@ CallBase *findMarkedMemberCall(CallInst *Mark) {
 /// argument, so it is simply bypassed once the spawned call is known.
 bool collectMemberSpawns(Function &F, Function *Marker,
                          SmallVectorImpl<CallBase *> &Spawns) {
-  SmallVector<CallInst *, 8> Marks;
-  for (User *U : Marker->users())
-    if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getFunction() == &F)
-      Marks.push_back(CI);
   bool Ok = true;
-  for (CallInst *Mark : Marks) {
+  for (CallInst *Mark : marksIn(F, Marker)) {
     CallBase *Spawned = findMarkedMemberCall(Mark);
     noteSpawnLocation(Mark, Spawned ? Spawned : Mark);
     if (!Spawned) {

@@ -178,8 +178,10 @@ void SpawnLowering::emitPrologue() {
   Frame->setAlignment(Align(WEFT_FRAME_PROMISE_ALIGN));
 
   Value *Null = ConstantPointerNull::get(B.getPtrTy());
-  Value *Id = B.CreateCall(RT.CoroId, {B.getInt32(16), Frame, Null, Null},
-                           "weft.id");
+  static_assert(FrameMemoryAlign >= WEFT_FRAME_PROMISE_ALIGN);
+  Value *Id =
+      B.CreateCall(RT.CoroId, {B.getInt32(FrameMemoryAlign), Frame, Null, Null},
+                   "weft.id");
   Value *Size = B.CreateCall(RT.CoroSize, {}, "weft.size");
   // The coroutine frame belongs in the fast clone's stack frame (see
   // LowerSpawns.cpp), but its size is only known after coro-split, and the

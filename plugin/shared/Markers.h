@@ -51,6 +51,14 @@ inline constexpr const char *ArgumentTemporariesAttr = "weft-arg-temporaries";
 /// clone after the split (finish/FrameToStack.cpp).
 inline constexpr const char *FrameAllocName = "__weft_frame_alloc";
 inline constexpr const char *FrameFreeName = "__weft_frame_free";
+/// The alignment of a spawning function's coroutine frame memory: coro.id
+/// tells coro-split to assume it (lower/SpawnLowering.cpp), and the alloca
+/// that holds the frame once its size is known provides it
+/// (finish/FrameToStack.cpp). The promise inside, the runtime's Frame, is
+/// aligned to WEFT_FRAME_PROMISE_ALIGN, which holds only in memory aligned
+/// as much.
+inline constexpr unsigned FrameMemoryAlign = 16;
+
 /// Reads a frame's `stolen` flag: `i1 (ptr frame)`, lowered by
 /// finish/StolenChecks.cpp.
 inline constexpr const char *IsStolenName = "__weft_is_stolen";

@@ -6,6 +6,8 @@
 
 #include "workspan.h"
 
+#include "config.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -16,20 +18,13 @@
 namespace weft::workspan {
 namespace {
 
-[[noreturn]] void invalid(const char *Name, const char *Value,
-                          const char *Expected) {
-  std::fprintf(stderr, "weft: invalid %s='%s': expected %s\n", Name, Value,
-               Expected);
-  std::exit(2);
-}
-
 ClockKind readClockKind() {
   const char *Value = std::getenv("WEFT_WORKSPAN_CLOCK");
   if (!Value || std::strcmp(Value, "fast") == 0)
     return ClockKind::Fast;
   if (std::strcmp(Value, "cpu") == 0)
     return ClockKind::Cpu;
-  invalid("WEFT_WORKSPAN_CLOCK", Value, "fast or cpu");
+  invalid_setting("WEFT_WORKSPAN_CLOCK", Value, "fast or cpu");
 }
 
 /// The CSV file: Weft's variable, else Cilkscale's.

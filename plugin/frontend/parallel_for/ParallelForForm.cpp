@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/parallel_for/ParallelForForm.h"
+#include "frontend/StripImplicit.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -15,17 +16,8 @@ using namespace clang;
 namespace weft {
 namespace {
 
-const Expr *strip(const Expr *E) {
-  while (true) {
-    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-}
-
 bool isVarRef(const Expr *E, const VarDecl *Var) {
-  const auto *Ref = dyn_cast<DeclRefExpr>(strip(E));
+  const auto *Ref = dyn_cast<DeclRefExpr>(stripImplicit(E));
   return Ref && Ref->getDecl() == Var;
 }
 
@@ -123,7 +115,7 @@ bool readCondition(LoopForm &F, LoopProblems &Problems) {
     return false;
   }
   F.HeaderCleanups |= isa<ExprWithCleanups>(Cond->IgnoreParens());
-  const Expr *C = strip(Cond);
+  const Expr *C = stripImplicit(Cond);
   std::optional<BinaryOperatorKind> Op;
   Expr *L = nullptr, *R = nullptr;
   if (const auto *B = dyn_cast<BinaryOperator>(C)) {
@@ -187,7 +179,7 @@ std::optional<BinaryForm> binaryForm(const Expr *E) {
 /// sum may reach its assignment operator through a temporary or a copy.
 std::optional<LoopStep> assignedStep(const Expr *Value, LoopForm &F) {
   std::optional<BinaryForm> Sum =
-      binaryForm(strip(Value->IgnoreUnlessSpelledInSource()));
+      binaryForm(stripImplicit(Value->IgnoreUnlessSpelledInSource()));
   if (!Sum)
     return std::nullopt;
   bool VarOnLeft = isVarRef(Sum->LHS, F.Var);
@@ -210,7 +202,7 @@ bool readStep(LoopForm &F, LoopProblems &Problems) {
     return false;
   }
   F.HeaderCleanups |= isa<ExprWithCleanups>(Inc->IgnoreParens());
-  const Expr *I = strip(Inc);
+  const Expr *I = stripImplicit(Inc);
   const Expr *Target = nullptr;
   std::optional<LoopStep> Step;
   if (std::optional<BinaryForm> Assign = binaryForm(I);

@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "frontend/Diagnostics.h"
 #include "frontend/SpawnMarks.h"
 
 #include "clang/AST/Stmt.h"
@@ -44,10 +45,6 @@ using namespace clang;
 namespace weft {
 namespace {
 
-void error(DiagnosticsEngine &D, SourceLocation Loc, const char *Msg) {
-  D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Msg;
-}
-
 struct ParallelForAttrInfo : public ParsedAttrInfo {
   ParallelForAttrInfo() {
     static constexpr Spelling S[] = {
@@ -59,8 +56,8 @@ struct ParallelForAttrInfo : public ParsedAttrInfo {
 
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A,
                             const Decl *) const override {
-    error(S.getDiagnostics(), A.getLoc(),
-          "'weft::parallel_for' applies to a for loop");
+    reportError(S.getDiagnostics(), A.getLoc(),
+                "'weft::parallel_for' applies to a for loop");
     return false;
   }
 
@@ -72,8 +69,8 @@ struct ParallelForAttrInfo : public ParsedAttrInfo {
     else if (const auto *Range = dyn_cast<CXXForRangeStmt>(St))
       ForLoc = Range->getForLoc();
     if (ForLoc.isInvalid()) {
-      error(S.getDiagnostics(), A.getLoc(),
-            "'weft::parallel_for' applies to a for loop");
+      reportError(S.getDiagnostics(), A.getLoc(),
+                  "'weft::parallel_for' applies to a for loop");
       return false;
     }
     MarkTable::get().add(MarkKind::For, ForLoc,
@@ -133,13 +130,14 @@ void enterGrain(Preprocessor &PP, PragmaIntroducer Introducer,
     return;
   DiagnosticsEngine &D = PP.getDiagnostics();
   if (Grain.empty()) {
-    error(D, Loc, "expected a grain size after '#pragma cilk grainsize'");
+    reportError(D, Loc, "expected a grain size after '#pragma cilk grainsize'");
     return;
   }
   if (!mayBeInFunctionBody()) {
-    error(D, Loc,
-          "'#pragma cilk grainsize' must come right before a cilk_for loop "
-          "inside a function body");
+    reportError(
+        D, Loc,
+        "'#pragma cilk grainsize' must come right before a cilk_for loop "
+        "inside a function body");
     return;
   }
   MarkTable::get().add(MarkKind::Grainsize, Loc,
@@ -170,8 +168,8 @@ public:
     PP.Lex(Word);
     if (!Word.is(tok::identifier) ||
         Word.getIdentifierInfo()->getName() != "grainsize") {
-      error(PP.getDiagnostics(), Word.getLocation(),
-            "expected 'grainsize' after '#pragma cilk'");
+      reportError(PP.getDiagnostics(), Word.getLocation(),
+                  "expected 'grainsize' after '#pragma cilk'");
       if (Word.isNot(tok::eod))
         PP.DiscardUntilEndOfDirective();
       return;

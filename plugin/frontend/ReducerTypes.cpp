@@ -1,0 +1,349 @@
+//===- ReducerTypes.cpp - Which declarations are reducers -----------------===//
+//
+// With the plugin, <cilk/cilk.h> spells OpenCilk 2's reducer qualifier
+// `T cilk_reducer(I, R)` as the type attribute
+// `T [[clang::annotate_type("weft_reducer", I, R)]]` (in C++, I and R
+// converted to the callbacks' pointer types). Clang 19 keeps the
+// attribute's arguments only in the declaration's type as written (its
+// TypeLoc), not in the type, so I and R are found from a declaration: the
+// variable's own, or the typedef or alias template it names. A type
+// annotated for another tool is no reducer.
+//
+// The rewrite of the uses (ReducerUses.cpp) asks here whether a type is a
+// reducer and what its I and R are. The forms it cannot follow are errors
+// where they are written: a reducer data member, array, parameter by
+// value, reference, thread-local or return type; a reducer captured by
+// copy; a use through a pointer that is not a reducer pointer variable;
+// I or R that is not a function's name, or not a function of the
+// callback's shape; a reducer whose type is incomplete where it is used.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/ReducerTypes.h"
+#include "frontend/SpawnRewriter.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/TypeLoc.h"
+
+using namespace clang;
+
+namespace weft {
+namespace {
+
+/// The type \p TL is written in terms of, one layer of sugar down: an
+/// attribute's modified type, a parenthesised type's inside, an elaborated
+/// name's type, a typedef's or an alias template's definition; null when
+/// \p TL is none of these.
+TypeLoc throughSugar(TypeLoc TL) {
+  if (auto A = TL.getAs<AttributedTypeLoc>())
+    return A.getModifiedLoc();
+  if (auto P = TL.getAs<ParenTypeLoc>())
+    return P.getInnerLoc();
+  if (auto E = TL.getAs<ElaboratedTypeLoc>())
+    return E.getNamedTypeLoc();
+  const TypeSourceInfo *Definition = nullptr;
+  if (auto T = TL.getAs<TypedefTypeLoc>())
+    Definition = T.getTypedefNameDecl()->getTypeSourceInfo();
+  else if (auto S = TL.getAs<TemplateSpecializationTypeLoc>())
+    if (const auto *Alias = dyn_cast_or_null<TypeAliasTemplateDecl>(
+            S.getTypePtr()->getTemplateName().getAsTemplateDecl()))
+      Definition = Alias->getTemplatedDecl()->getTypeSourceInfo();
+  return Definition ? Definition->getTypeLoc() : TypeLoc();
+}
+
+/// The annotation on the pointee of the pointer type written as \p TL.
+const AnnotateTypeAttr *reducerPointeeAttr(TypeLoc TL) {
+  for (; !TL.isNull(); TL = throughSugar(TL)) {
+    TL = TL.getUnqualifiedLoc();
+    if (auto P = TL.getAs<PointerTypeLoc>())
+      return reducerAttr(P.getPointeeLoc());
+  }
+  return nullptr;
+}
+
+/// The function named by an argument of the annotation, or null. In C++
+/// the header converts each to the callback's type, which also resolves a
+/// template-id (`zero<long>`).
+FunctionDecl *namedFunction(Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (auto *C = dyn_cast<ConstantExpr>(E))
+    E = C->getSubExpr()->IgnoreParenCasts();
+  if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr()->IgnoreParenCasts();
+  auto *Ref = dyn_cast<DeclRefExpr>(E);
+  return Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// Whether \p FD is `void f(P *)` with \p Params pointer parameters.
+bool isCallback(const FunctionDecl *FD, unsigned Params) {
+  if (!FD->getReturnType()->isVoidType() || FD->getNumParams() != Params)
+    return false;
+  for (const ParmVarDecl *P : FD->parameters())
+    if (!P->getType()->isPointerType())
+      return false;
+  return true;
+}
+
+/// Whether the type written as \p TL carries a clang::annotate_type other
+/// than `weft_reducer` and no `weft_reducer`: a type that the annotation
+/// marks for another tool, not a reducer. (Clang 19's AttributedType does
+/// not keep the annotation's arguments, so a `long` annotated for another
+/// tool is the same type as a reducer of long: only the declaration can
+/// tell them apart.)
+bool otherAnnotation(TypeLoc TL, bool Pointee) {
+  bool Other = false;
+  while (!TL.isNull()) {
+    TL = TL.getUnqualifiedLoc();
+    if (auto A = TL.getAs<AttributedTypeLoc>()) {
+      const auto *Ann = dyn_cast_or_null<AnnotateTypeAttr>(A.getAttr());
+      if (Ann && !Pointee) {
+        if (Ann->getAnnotation() == "weft_reducer")
+          return false;
+        Other = true;
+      }
+      TL = A.getModifiedLoc();
+    } else if (auto P = TL.getAs<PointerTypeLoc>(); P && Pointee) {
+      TL = P.getPointeeLoc();
+      Pointee = false;
+    } else if (auto R = TL.getAs<ReferenceTypeLoc>(); R && !Pointee) {
+      TL = R.getPointeeLoc();
+    } else if (auto Array = TL.getAs<ArrayTypeLoc>(); Array && !Pointee) {
+      TL = Array.getElementLoc();
+    } else if (auto Paren = TL.getAs<ParenTypeLoc>()) {
+      TL = Paren.getInnerLoc();
+    } else if (auto E = TL.getAs<ElaboratedTypeLoc>()) {
+      TL = E.getNamedTypeLoc();
+    } else if (auto T = TL.getAs<TypedefTypeLoc>()) {
+      const TypeSourceInfo *TSI = T.getTypedefNameDecl()->getTypeSourceInfo();
+      if (!TSI)
+        break;
+      TL = TSI->getTypeLoc();
+    } else {
+      break;
+    }
+  }
+  return Other;
+}
+
+const VarDecl *referencedVar(const Expr *E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// Whether \p D is declared with another tool's annotation, not a reducer.
+bool annotatedForOthers(const ValueDecl *D, bool Pointee) {
+  const auto *DD = dyn_cast_or_null<DeclaratorDecl>(D);
+  return DD && otherAnnotation(writtenType(DD), Pointee);
+}
+
+} // namespace
+
+/// The `weft_reducer` annotation on the type written as \p TL, looking
+/// through qualifiers, parentheses, typedefs and alias templates; null if
+/// there is none.
+const AnnotateTypeAttr *reducerAttr(TypeLoc TL) {
+  for (; !TL.isNull(); TL = throughSugar(TL)) {
+    TL = TL.getUnqualifiedLoc();
+    if (auto A = TL.getAs<AttributedTypeLoc>())
+      if (const auto *Ann = dyn_cast_or_null<AnnotateTypeAttr>(A.getAttr());
+          Ann && Ann->getAnnotation() == "weft_reducer")
+        return Ann;
+  }
+  return nullptr;
+}
+
+/// The type of \p D as written, or a null TypeLoc if it has none.
+TypeLoc writtenType(const DeclaratorDecl *D) {
+  const TypeSourceInfo *TSI = D->getTypeSourceInfo();
+  return TSI ? TSI->getTypeLoc() : TypeLoc();
+}
+
+/// Whether the pointer \p E is reached from a variable whose pointee
+/// carries another tool's annotation (`*(p + 1)` for such a p).
+bool pointsToOthers(const Stmt *E) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return annotatedForOthers(Ref->getDecl(), /*Pointee=*/true);
+  for (const Stmt *Child : E->children())
+    if (Child && pointsToOthers(Child))
+      return true;
+  return false;
+}
+
+bool SpawnRewriter::isReducerType(QualType T) const {
+  while (!T.isNull()) {
+    if (const auto *A = dyn_cast<AttributedType>(T.getTypePtr());
+        A && A->getAttrKind() == attr::AnnotateType)
+      return true;
+    QualType Next = T.getSingleStepDesugaredType(Ctx);
+    if (Next == T)
+      return false;
+    T = Next;
+  }
+  return false;
+}
+
+bool SpawnRewriter::isReducerPointer(QualType T) const {
+  const auto *P = T->getAs<PointerType>();
+  return P && isReducerType(P->getPointeeType());
+}
+
+/// I and R of the annotation \p A; an error at the annotation (once, however
+/// many uses) if they are not functions of the right shape.
+std::optional<SpawnRewriter::ReducerMonoid>
+SpawnRewriter::reducerMonoid(const AnnotateTypeAttr *A) {
+  SourceLocation Use = fileLoc(A->getLocation());
+  if (A->args_size() != 2) {
+    error(Use, "cilk_reducer takes two functions: the identity and the "
+               "reduce ('T cilk_reducer(identity, reduce)')");
+    return std::nullopt;
+  }
+  Expr **Args = A->args_begin();
+  FunctionDecl *Identity = namedFunction(Args[0]);
+  FunctionDecl *Reduce = namedFunction(Args[1]);
+  if (!Identity || !Reduce) {
+    error(Use, "the identity and the reduce of a cilk_reducer must each name "
+               "a function (not an expression or a template parameter's "
+               "function)");
+    return std::nullopt;
+  }
+  if (!isCallback(Identity, 1) || !isCallback(Reduce, 2)) {
+    error(Use, "a cilk_reducer's identity must be 'void identity(void *view)' "
+               "and its reduce 'void reduce(void *left, void *right)'");
+    return std::nullopt;
+  }
+  return ReducerMonoid{Identity, Reduce};
+}
+
+std::optional<SpawnRewriter::ReducerMonoid>
+SpawnRewriter::pointeeMonoid(const Expr *Pointer, SourceLocation Use) {
+  const VarDecl *Var = referencedVar(Pointer);
+  const AnnotateTypeAttr *A =
+      Var ? reducerPointeeAttr(writtenType(Var)) : nullptr;
+  if (!A) {
+    error(Use, "a reducer can be reached only through a variable or "
+               "parameter declared 'T cilk_reducer(identity, reduce) *p', as "
+               "'*p' or 'p->m'");
+    return std::nullopt;
+  }
+  return reducerMonoid(A);
+}
+
+bool SpawnRewriter::mentionsReducer(const Stmt *S) const {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && isReducerType(Var->getType()) &&
+        !annotatedForOthers(Var, /*Pointee=*/false))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (Child && mentionsReducer(Child))
+      return true;
+  return false;
+}
+
+/// Whether each use of \p Var is rewritten to a lookup where the walk
+/// meets it: a reducer variable that is not reported at its declaration
+/// or at its annotation instead.
+bool SpawnRewriter::rewritableReducer(const VarDecl *Var) const {
+  if (!Var || isa<ParmVarDecl>(Var) || !isReducerType(Var->getType()))
+    return false;
+  const AnnotateTypeAttr *A = reducerAttr(writtenType(Var));
+  if (!A || A->args_size() != 2 || Var->getType()->isIncompleteType())
+    return false;
+  FunctionDecl *Identity = namedFunction(A->args_begin()[0]);
+  FunctionDecl *Reduce = namedFunction(A->args_begin()[1]);
+  return Identity && Reduce && isCallback(Identity, 1) && isCallback(Reduce, 2);
+}
+
+/// Whether `*Pointer` and `Pointer->m` are rewritten where the walk meets
+/// them (not reported as another form instead).
+bool SpawnRewriter::rewritableDeref(const Expr *Pointer) const {
+  if (!isReducerPointer(Pointer->getType()) || pointsToOthers(Pointer))
+    return false;
+  const VarDecl *Var = referencedVar(Pointer);
+  const AnnotateTypeAttr *A =
+      Var ? reducerPointeeAttr(writtenType(Var)) : nullptr;
+  if (!A || A->args_size() != 2 ||
+      Pointer->getType()->getPointeeType()->isIncompleteType())
+    return false;
+  FunctionDecl *Identity = namedFunction(A->args_begin()[0]);
+  FunctionDecl *Reduce = namedFunction(A->args_begin()[1]);
+  return Identity && Reduce && isCallback(Identity, 1) && isCallback(Reduce, 2);
+}
+
+bool SpawnRewriter::completeReducerType(QualType T, SourceLocation Use) {
+  if (!T->isIncompleteType())
+    return true;
+  error(Use, "a reducer's type must be complete where it is used");
+  return false;
+}
+
+void SpawnRewriter::checkReducerCaptures(const LambdaExpr *Lambda) {
+  for (const LambdaCapture &C : Lambda->captures())
+    if (C.capturesVariable() && C.getCaptureKind() == LCK_ByCopy)
+      if (const auto *Var = dyn_cast<VarDecl>(C.getCapturedVar());
+          Var && isReducerType(Var->getType()) &&
+          !annotatedForOthers(Var, /*Pointee=*/false))
+        error(C.getLocation(),
+              "a reducer cannot be captured by copy: capture it by "
+              "reference");
+}
+
+void SpawnRewriter::checkReducerDeclaration(const DeclaratorDecl *D) {
+  QualType T = D->getType();
+  if (T.isNull() || T->isDependentType())
+    return;
+  if (const auto *P = dyn_cast<ParmVarDecl>(D))
+    rewriteDefaultArgument(const_cast<ParmVarDecl *>(P));
+  SourceLocation Loc = D->getLocation();
+  if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+    FunctionTypeLoc FTL = FD->getFunctionTypeLoc();
+    if (isReducerType(FD->getReturnType()) &&
+        !(FTL && otherAnnotation(FTL.getReturnLoc(), /*Pointee=*/false)))
+      error(Loc, "a function cannot return a reducer (cilk_reducer): "
+                 "return its value, or take a pointer to the reducer");
+    return;
+  }
+  if (isReducerType(T.getNonReferenceType()) || isReducerPointer(T))
+    SawReducer = true;
+  QualType Element = T.getNonReferenceType();
+  while (const ArrayType *AT = Ctx.getAsArrayType(Element))
+    Element = AT->getElementType();
+  if (!isReducerType(Element) || annotatedForOthers(D, /*Pointee=*/false))
+    return;
+  if (isa<FieldDecl>(D)) {
+    error(Loc, "a data member cannot be a reducer (cilk_reducer): declare "
+               "the reducer as a variable, or use weft::reducer<M> "
+               "(<weft/reducer.h>)");
+    return;
+  }
+  if (T->isReferenceType()) {
+    error(Loc, "a reference to a reducer (cilk_reducer) is not supported: "
+               "use a pointer ('T cilk_reducer(identity, reduce) *p')");
+    return;
+  }
+  if (Element != T) {
+    error(Loc, "an array of reducers (cilk_reducer) is not supported");
+    return;
+  }
+  if (isa<ParmVarDecl>(D)) {
+    error(Loc, "a parameter cannot be a reducer (cilk_reducer) by value: "
+               "pass a pointer ('T cilk_reducer(identity, reduce) *p')");
+    return;
+  }
+  const auto *Var = dyn_cast<VarDecl>(D);
+  if (!Var)
+    return;
+  if (Var->getTLSKind() != VarDecl::TLS_None) {
+    error(Loc, "a thread-local reducer (cilk_reducer) is not supported");
+    return;
+  }
+  if (!reducerAttr(writtenType(Var)))
+    error(Loc, "this variable's type is a cilk_reducer, but its identity and "
+               "reduce are found only where 'cilk_reducer(identity, reduce)' "
+               "is written in the declaration or in a typedef it names");
+}
+
+} // namespace weft
