@@ -180,8 +180,13 @@ private:
     }
   }
 
-  /// Closes the records above \p Frame's: what an exception left.
+  /// Closes the records above \p Frame's: what an exception left. Rare,
+  /// so kept out of the hooks' straight path.
   void unwindTo(std::uint32_t Frame) {
+    if (__builtin_expect(Records.size() > std::size_t(Frame) + 1, false))
+      unwindAbove(Frame);
+  }
+  __attribute__((noinline, cold)) void unwindAbove(std::uint32_t Frame) {
     while (Records.size() > std::size_t(Frame) + 1)
       closeTop();
   }
