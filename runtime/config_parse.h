@@ -1,4 +1,4 @@
-//===- config_parse.h - The parsing behind config() ------------------------===//
+//===- config_parse.h - The parsing behind config() -----------------------===//
 //
 // config() (config.h) reads the process's environment, resource limits and
 // affinity mask once. What it makes of them is computed here from arguments,

@@ -228,11 +228,13 @@ TEST(StackDefaults, FiberStackUnderAddressLimit) {
 TEST(StackDefaults, ParsedUnderLimits) {
   ResourceLimits Tight = {limit(8 * MiB), limit(1 * GiB)};
   Config C = parse(
-      Environment(Vars{{"WEFT_NWORKERS", "2"}, {"WEFT_MAX_STACKS", "10"}}), Tight);
+      Environment(Vars{{"WEFT_NWORKERS", "2"}, {"WEFT_MAX_STACKS", "10"}}),
+      Tight);
   EXPECT_EQ(C.stack_bytes, rlim_t(26214) * KiB);
   EXPECT_EQ(C.main_stack_bytes, 128 * MiB);
-  EXPECT_EQ(parse(Environment(Vars{{"WEFT_STACK_KB", "100"}}), Tight).stack_bytes,
-            100 * KiB);
+  EXPECT_EQ(
+      parse(Environment(Vars{{"WEFT_STACK_KB", "100"}}), Tight).stack_bytes,
+      100 * KiB);
   Config Unlimited = parse(Environment(Vars{}), {unlimited(), unlimited()});
   EXPECT_EQ(Unlimited.stack_bytes, 128 * MiB);
   EXPECT_EQ(Unlimited.main_stack_bytes, 0u);

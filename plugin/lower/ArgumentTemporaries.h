@@ -26,7 +26,8 @@ bool placeTemporaries(llvm::CallBase *Call, llvm::StringRef Layout,
                       llvm::SmallVectorImpl<unsigned> &Temporaries);
 
 /// Lists \p Temporaries on \p Call as ArgumentTemporariesAttr.
-void listTemporaries(llvm::CallBase *Call, llvm::ArrayRef<unsigned> Temporaries);
+void listTemporaries(llvm::CallBase *Call,
+                     llvm::ArrayRef<unsigned> Temporaries);
 
 /// Whether \p Call's list names operand \p ArgNo.
 bool isListedTemporary(const llvm::CallBase *Call, unsigned ArgNo);

@@ -24,7 +24,7 @@ namespace {
 using namespace llvm;
 
 /// One call of each shape, to a callee named after it. A '?' struct may be
-/// passed as two i64 (%pair), as one, or as nothing at all (%empty).
+/// passed as two i64 operands, as one, or as none at all (an empty class).
 constexpr const char *Calls = R"IR(
 %Big = type { [8 x i64] }
 
