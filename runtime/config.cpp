@@ -1,6 +1,13 @@
 //===- config.cpp - Runtime settings read from the environment ------------===//
+//
+// config() reads the process's environment and resource limits once, at
+// its first call; the parsing (config_parse.h) takes both as arguments so
+// that its answers can be checked for any environment and any limits.
+//
+//===----------------------------------------------------------------------===//
 
 #include "config.h"
+#include "config_parse.h"
 
 #include "stack_budget.h"
 
@@ -26,9 +33,10 @@ void invalid_setting(const char *Name, const char *Value,
 namespace {
 
 /// Reads an unsigned decimal in [Lo, Hi]; returns Default if unset.
-unsigned long readNumber(const char *Name, unsigned long Lo, unsigned long Hi,
+unsigned long readNumber(const EnvironmentLookup &Lookup, const char *Name,
+                         unsigned long Lo, unsigned long Hi,
                          unsigned long Default, const char *Expected) {
-  const char *Value = std::getenv(Name);
+  const char *Value = Lookup(Name);
   if (!Value)
     return Default;
   char *End = nullptr;
@@ -40,8 +48,8 @@ unsigned long readNumber(const char *Name, unsigned long Lo, unsigned long Hi,
   return N;
 }
 
-FenceMode readFenceMode() {
-  const char *Value = std::getenv("WEFT_FENCES");
+FenceMode readFenceMode(const EnvironmentLookup &Lookup) {
+  const char *Value = Lookup("WEFT_FENCES");
   if (!Value || std::strcmp(Value, "auto") == 0)
     return FenceMode::Auto;
   if (std::strcmp(Value, "symmetric") == 0)
@@ -70,10 +78,24 @@ constexpr unsigned long kUsualStackKB = 8192;
 
 /// WEFT_NWORKERS if set, else OpenCilk's and Cilk Plus's CILK_NWORKERS, so
 /// that their users' scripts keep working.
-const char *nworkersVariable() {
-  if (!std::getenv("WEFT_NWORKERS") && std::getenv("CILK_NWORKERS"))
+const char *nworkersVariable(const EnvironmentLookup &Lookup) {
+  if (!Lookup("WEFT_NWORKERS") && Lookup("CILK_NWORKERS"))
     return "CILK_NWORKERS";
   return "WEFT_NWORKERS";
+}
+
+/// A limit getrlimit cannot read counts as none, as an unlimited one.
+rlimit readLimit(int Resource) {
+  rlimit Limit;
+  if (getrlimit(Resource, &Limit) != 0)
+    Limit.rlim_cur = Limit.rlim_max = RLIM_INFINITY;
+  return Limit;
+}
+
+} // namespace
+
+ResourceLimits currentResourceLimits() {
+  return {readLimit(RLIMIT_STACK), readLimit(RLIMIT_AS)};
 }
 
 /// How much stack a deep recursion of spawning functions may need, in KiB:
@@ -100,12 +122,11 @@ unsigned long defaultMainStackKB(const rlimit &StackLimit) {
 /// space limit (ulimit -v) no more than lets half of it hold every stack
 /// that may be mapped at once (stack_budget.h), and not below the serial
 /// program's 8 MiB unless that limit forces it.
-unsigned long defaultStackKB(const rlimit &StackLimit, unsigned Workers,
+unsigned long defaultStackKB(const ResourceLimits &Limits, unsigned Workers,
                              unsigned long MaxStacks) {
-  unsigned long KB = deepStackKB(StackLimit);
-  rlimit AddressLimit;
-  if (getrlimit(RLIMIT_AS, &AddressLimit) != 0 ||
-      AddressLimit.rlim_cur == RLIM_INFINITY)
+  unsigned long KB = deepStackKB(Limits.Stack);
+  const rlimit &AddressLimit = Limits.AddressSpace;
+  if (AddressLimit.rlim_cur == RLIM_INFINITY)
     return KB;
   unsigned long Stacks = (MaxStacks ? MaxStacks : kDefaultStacksPerWorker * Workers) +
                          kFreeStacksKept * Workers + 2;
@@ -115,41 +136,39 @@ unsigned long defaultStackKB(const rlimit &StackLimit, unsigned Workers,
   return std::max(FitKB, std::min(KB, kUsualStackKB));
 }
 
-Config parse() {
+Config parseConfig(const EnvironmentLookup &Lookup,
+                   const ResourceLimits &Limits, unsigned Cpus) {
   Config C;
-  unsigned Cpus = cpusInAffinityMask();
   C.nworkers = static_cast<unsigned>(
-      readNumber(nworkersVariable(), 1, WEFT_MAX_NWORKERS,
+      readNumber(Lookup, nworkersVariable(Lookup), 1, WEFT_MAX_NWORKERS,
                  Cpus < WEFT_MAX_NWORKERS ? Cpus : WEFT_MAX_NWORKERS,
                  "an integer from 1 to 256"));
-  C.stats = readNumber("WEFT_STATS", 0, 1, 0, "0 or 1") == 1;
-  C.stress = readNumber("WEFT_STRESS", 0, 1, 0, "0 or 1") == 1;
-  C.max_stacks = readNumber("WEFT_MAX_STACKS", 1, 1u << 20, 0,
+  C.stats = readNumber(Lookup, "WEFT_STATS", 0, 1, 0, "0 or 1") == 1;
+  C.stress = readNumber(Lookup, "WEFT_STRESS", 0, 1, 0, "0 or 1") == 1;
+  C.max_stacks = readNumber(Lookup, "WEFT_MAX_STACKS", 1, 1u << 20, 0,
                             "a stack count from 1 to 1048576");
-  rlimit StackLimit;
-  if (getrlimit(RLIMIT_STACK, &StackLimit) != 0)
-    StackLimit.rlim_cur = RLIM_INFINITY;
   C.stack_bytes =
-      readNumber("WEFT_STACK_KB", 64, kLargestStackKB,
-                 defaultStackKB(StackLimit, C.nworkers, C.max_stacks),
+      readNumber(Lookup, "WEFT_STACK_KB", 64, kLargestStackKB,
+                 defaultStackKB(Limits, C.nworkers, C.max_stacks),
                  "a stack size in KiB from 64 to 1048576") << 10;
   constexpr const char *MainExpected = "0, or a stack size in KiB from 64 to 1048576";
   C.main_stack_bytes =
-      readNumber("WEFT_MAIN_STACK_KB", 0, kLargestStackKB,
-                 defaultMainStackKB(StackLimit), MainExpected) << 10;
+      readNumber(Lookup, "WEFT_MAIN_STACK_KB", 0, kLargestStackKB,
+                 defaultMainStackKB(Limits.Stack), MainExpected) << 10;
   if (C.main_stack_bytes != 0 && C.main_stack_bytes < (64u << 10))
-    invalid_setting("WEFT_MAIN_STACK_KB", std::getenv("WEFT_MAIN_STACK_KB"), MainExpected);
-  C.fences = readFenceMode();
+    invalid_setting("WEFT_MAIN_STACK_KB", Lookup("WEFT_MAIN_STACK_KB"),
+                    MainExpected);
+  C.fences = readFenceMode(Lookup);
   C.debug_hang_seconds = static_cast<unsigned>(
-      readNumber("WEFT_DEBUG_HANG", 0, kLongestHangWatchS, 0,
+      readNumber(Lookup, "WEFT_DEBUG_HANG", 0, kLongestHangWatchS, 0,
                  "0 (off) or a number of seconds from 1 to 86400"));
   return C;
 }
 
-} // namespace
-
 const Config &config() {
-  static const Config C = parse();
+  static const Config C = parseConfig(
+      [](const char *Name) -> const char * { return std::getenv(Name); },
+      currentResourceLimits(), cpusInAffinityMask());
   return C;
 }
 

@@ -76,6 +76,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lower/LowerSpawns.h"
+#include "lower/ArgumentTemporaries.h"
 #include "lower/ThreadLocals.h"
 #include "shared/Markers.h"
 #include "lower/parallel_for/ParallelFor.h"
@@ -134,42 +135,6 @@ void dropSpawnNotes(Module &M) {
       }
 }
 
-/// The operands of \p Call that \p Layout (the front end's letters, see
-/// ArgumentLayout.cpp) marks 'T', or false if one of them has no certain
-/// place among the IR arguments: letters line up with the arguments other
-/// than `sret` from the front up to the first '?' and from the back up to
-/// the last.
-bool placeTemporaries(CallBase *Call, StringRef Layout,
-                      SmallVectorImpl<unsigned> &Temporaries) {
-  SmallVector<unsigned, 8> Operands;
-  for (unsigned I = 0, E = Call->arg_size(); I != E; ++I)
-    if (!Call->paramHasAttr(I, Attribute::StructRet))
-      Operands.push_back(I);
-  size_t Letters = Layout.size(), Front = 0, Back = 0;
-  if (!Layout.contains('?') && Letters != Operands.size())
-    return false; // not the call the front end described
-  while (Front < Letters && Front < Operands.size() && Layout[Front] != '?')
-    ++Front;
-  while (Back < Letters - Front && Back < Operands.size() - Front &&
-         Layout[Letters - 1 - Back] != '?')
-    ++Back;
-  for (size_t I = 0; I != Letters; ++I) {
-    if (Layout[I] != 'T')
-      continue;
-    unsigned Operand;
-    if (I < Front)
-      Operand = Operands[I];
-    else if (I >= Letters - Back)
-      Operand = Operands[Operands.size() - (Letters - I)];
-    else
-      return false;
-    if (!Call->getArgOperand(Operand)->getType()->isPointerTy())
-      return false;
-    Temporaries.push_back(Operand);
-  }
-  return true;
-}
-
 /// Moves the marker's argument layout (its third argument, if the front end
 /// gave one) onto the spawned call as the list of its operands that are
 /// by-value temporaries: "weft-arg-temporaries"="1,3" (SpawnArguments.cpp).
@@ -178,7 +143,7 @@ bool noteArgumentTemporaries(Function &F, CallInst *Mark, CallBase *Spawned) {
   if (Mark->arg_size() < 3 || !getConstantStringInfo(Mark->getArgOperand(2), Layout))
     return true;
   SmallVector<unsigned, 2> Temporaries;
-  if (!placeTemporaries(Spawned, Layout, Temporaries)) {
+  if (!weft::placeTemporaries(Spawned, Layout, Temporaries)) {
     reportUnsupported(F,
                       "this spawned call passes a class by value between two "
                       "arguments of struct type, and the class's temporary "
@@ -187,11 +152,7 @@ bool noteArgumentTemporaries(Function &F, CallInst *Mark, CallBase *Spawned) {
                       Spawned);
     return false;
   }
-  std::string List;
-  for (unsigned Operand : Temporaries)
-    List += (List.empty() ? "" : ",") + utostr(Operand);
-  Spawned->addFnAttr(Attribute::get(Spawned->getContext(),
-                                    weft::ArgumentTemporariesAttr, List));
+  weft::listTemporaries(Spawned, Temporaries);
   return true;
 }
 

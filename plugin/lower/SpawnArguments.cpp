@@ -51,8 +51,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "shared/Markers.h"
+#include "lower/ArgumentTemporaries.h"
 #include "lower/SpawnLowering.h"
+#include "shared/Markers.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -109,19 +110,6 @@ bool hasLifetimeMarkers(AllocaInst *AI) {
   return any_of(AI->users(), [](User *U) {
     auto *I = dyn_cast<Instruction>(U);
     return I && I->isLifetimeStartOrEnd();
-  });
-}
-
-/// Whether the front end listed operand \p ArgNo of \p Call as a class
-/// passed by value through a temporary of the call (ArgumentLayout.cpp).
-bool isListedTemporary(CallBase *Call, unsigned ArgNo) {
-  StringRef List =
-      Call->getFnAttr(ArgumentTemporariesAttr).getValueAsString();
-  SmallVector<StringRef, 4> Operands;
-  List.split(Operands, ',', -1, /*KeepEmpty=*/false);
-  return any_of(Operands, [&](StringRef Operand) {
-    unsigned N;
-    return !Operand.getAsInteger(10, N) && N == ArgNo;
   });
 }
 

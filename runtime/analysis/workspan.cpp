@@ -27,6 +27,10 @@
 //   sync       Span = max(Span, ChildSpan), ChildSpan = 0
 //   exit       sync, pop, and caller.Span = callee.Span (a call is serial)
 //
+// The records and that arithmetic are the SpanBook of workspan_book.h,
+// over this file's clock; this file holds what surrounds them: the measured
+// thread, the settings, the hooks' visits and the report.
+//
 // Spans are absolute, as in Cilkscale, so wsp_getworkspan() reads the top
 // record and a region's span is the difference of two readings. The
 // burdened span does the same with a spawn's burden added to the child's
@@ -62,6 +66,7 @@
 #include "config.h"
 #include "worker.h"
 #include "workspan.h"
+#include "workspan_book.h"
 
 #include <pthread.h>
 
@@ -92,14 +97,6 @@ __attribute__((noinline)) Ticks probeHook(const Clock &C, Ticks *End) {
   return Begin;
 }
 
-struct Record {
-  Ticks Span = 0, BurdenedSpan = 0;
-  Ticks ChildSpan = 0, BurdenedChildSpan = 0;
-  /// A spawned child's strand, which the parent's continue closes; else a
-  /// function instance, which its exit closes.
-  bool Spawned = false;
-};
-
 class Analysis {
 public:
   /// Before the program's own constructors: settings, clock, one worker.
@@ -108,46 +105,17 @@ public:
   void finish();
 
   bool isMeasuredThread();
-  /// Charges the time from the last restart() to \p Now to the current
-  /// strand and to the work.
-  void charge(Ticks Now);
-  /// Starts the next interval, at the end of a hook that began at \p Begin.
-  void restart(Ticks Begin);
-
-  std::uint32_t enter();
-  void spawn(std::uint32_t Frame);
-  void resume(std::uint32_t Frame);
-  void sync(std::uint32_t Frame);
-  void exit(std::uint32_t Frame);
-
-  /// Work and span from the program's start to here, in nanoseconds.
-  Row reading() const;
+  /// The span bookkeeping (workspan_book.h): the hooks' records.
+  SpanBook<Clock> &book() { return Book; }
+  const Clock &clock() const { return Book.clock(); }
   void dump(Row Region);
-  const Clock &clock() const { return C; }
 
 private:
-  Record &top() { return Records.back(); }
-  bool holds(std::uint32_t Frame) const { return Frame < Records.size(); }
-  std::uint32_t push(bool Spawned);
-  void unwindTo(std::uint32_t Frame);
-  void closeTop();
-  static void joinChildren(Record &R);
   Ticks measureHookResidue() const;
-  void takeCpuBaseline(Ticks Now);
-  Ticks offCpuSinceBaseline(Ticks Now);
 
-  Clock C;
+  SpanBook<Clock> Book;
   std::FILE *Csv = nullptr;
-  Ticks Burden = 0;
-  Ticks OffCpuCheck = 0;
-  Ticks HookResidue = 0; // see measureHookResidue()
-  Ticks Work = 0;
-  Ticks Last = 0; // when the current strand's unmeasured time began
-  // The fast clock and the measured thread's CPU time, read together.
-  Ticks BaselineClock = 0;
-  Ticks BaselineCpuNs = 0;
-  std::vector<Record> Records; // [0] is the program's own
-  pthread_t Starter;           // the thread whose clock Last was read on
+  pthread_t Starter; // the thread whose clock the first strand started on
   std::atomic<bool> Claimed{false};
   pthread_t Measured;
   std::mutex RegionsLock; // wsp_dump may come from any thread
@@ -168,17 +136,17 @@ void reportAtExit() { TheAnalysis.finish(); }
 
 Analysis::Analysis() : Starter(pthread_self()) {
   Settings S = readSettings();
+  Clock &C = Book.clock();
   C.start(S.Clock);
   Csv = S.Csv;
-  Burden = C.ticks(BurdenNs);
-  OffCpuCheck = C.ticks(OffCpuCheckNs);
-  HookResidue = measureHookResidue();
+  Costs K;
+  K.Burden = C.ticks(BurdenNs);
+  K.OffCpuCheck = C.ticks(OffCpuCheckNs);
+  K.HookResidue = measureHookResidue();
+  Book.setCosts(K);
   nworkers_setting().pinToOne();
-  Records.reserve(256);
-  Records.push_back(Record{});
   std::atexit(reportAtExit);
-  Last = C.now();
-  takeCpuBaseline(Last);
+  Book.startAt(C.now());
 }
 
 /// What a hook costs outside its two clock readings: the call, the return
@@ -192,6 +160,7 @@ Ticks Analysis::measureHookResidue() const {
   constexpr int Tries = 2000;
   std::vector<Ticks> Intervals;
   Intervals.reserve(Tries);
+  const Clock &C = clock();
   Ticks End = 0;
   probeHook(C, &End);
   for (int Try = 0; Try < Tries; ++Try) {
@@ -205,24 +174,6 @@ Ticks Analysis::measureHookResidue() const {
   auto Percentile = Intervals.begin() + Intervals.size() / 10;
   std::nth_element(Intervals.begin(), Percentile, Intervals.end());
   return *Percentile;
-}
-
-void Analysis::takeCpuBaseline(Ticks Now) {
-  if (C.countsCpuTime())
-    return;
-  BaselineClock = Now;
-  BaselineCpuNs = Clock::read(CLOCK_THREAD_CPUTIME_ID);
-}
-
-/// The time since the baseline that the thread did not run, in ticks; the
-/// baseline moves to \p Now.
-Ticks Analysis::offCpuSinceBaseline(Ticks Now) {
-  Ticks CpuNs = Clock::read(CLOCK_THREAD_CPUTIME_ID);
-  std::int64_t OffNs = C.nanoseconds(Now - BaselineClock) -
-                       std::int64_t(CpuNs - BaselineCpuNs);
-  BaselineClock = Now;
-  BaselineCpuNs = CpuNs;
-  return OffNs > 0 ? C.ticks(OffNs) : 0;
 }
 
 /// Whether the calling thread is the measured one, the first to ask.
@@ -245,108 +196,9 @@ bool Analysis::isMeasuredThread() {
   current_or_new_worker();
   // A thread's CPU clock means nothing on another thread: a thread other
   // than the starter measures from here.
-  if (!pthread_equal(Measured, Starter)) {
-    Last = C.now();
-    takeCpuBaseline(Last);
-  }
+  if (!pthread_equal(Measured, Starter))
+    Book.startAt(clock().now());
   return true;
-}
-
-void Analysis::charge(Ticks Now) {
-  // Now may precede Last by a little: counters of two cores, after a
-  // migration, or a thread that claimed measurement after it read Now.
-  Ticks Elapsed = Now > Last + HookResidue ? Now - Last - HookResidue : 0;
-  if (Elapsed > OffCpuCheck && !C.countsCpuTime()) {
-    Ticks Off = offCpuSinceBaseline(Now);
-    Elapsed = Elapsed > Off ? Elapsed - Off : 0;
-  }
-  Work += Elapsed;
-  top().Span += Elapsed;
-  top().BurdenedSpan += Elapsed;
-}
-
-void Analysis::restart(Ticks Begin) {
-  Last = C.now();
-  // The hook ran that long only if it lost its CPU: a new baseline, so that
-  // the time is not taken out of the next long strand.
-  if (Last - Begin > OffCpuCheck)
-    takeCpuBaseline(Last);
-}
-
-std::uint32_t Analysis::push(bool Spawned) {
-  Record R;
-  R.Span = top().Span;
-  R.BurdenedSpan = top().BurdenedSpan;
-  R.Spawned = Spawned;
-  Records.push_back(R);
-  return static_cast<std::uint32_t>(Records.size() - 1);
-}
-
-void Analysis::joinChildren(Record &R) {
-  R.Span = std::max(R.Span, R.ChildSpan);
-  R.BurdenedSpan = std::max(R.BurdenedSpan, R.BurdenedChildSpan);
-  R.ChildSpan = R.BurdenedChildSpan = 0;
-}
-
-/// Ends the top record, which returned (or was left by an exception): its
-/// implicit sync, then its path joins its parent's, after the continuation
-/// for a child and in sequence for a call.
-void Analysis::closeTop() {
-  Record Done = Records.back();
-  Records.pop_back();
-  joinChildren(Done);
-  Record &Parent = top();
-  if (Done.Spawned) {
-    Parent.ChildSpan = std::max(Parent.ChildSpan, Done.Span);
-    Parent.BurdenedChildSpan =
-        std::max(Parent.BurdenedChildSpan, Done.BurdenedSpan + Burden);
-    Parent.BurdenedSpan += Burden;
-  } else {
-    Parent.Span = Done.Span;
-    Parent.BurdenedSpan = Done.BurdenedSpan;
-  }
-}
-
-/// Closes the records above \p Frame's: what an exception left.
-void Analysis::unwindTo(std::uint32_t Frame) {
-  while (Records.size() > std::size_t(Frame) + 1)
-    closeTop();
-}
-
-std::uint32_t Analysis::enter() { return push(/*Spawned=*/false); }
-
-void Analysis::spawn(std::uint32_t Frame) {
-  if (!holds(Frame))
-    return;
-  unwindTo(Frame);
-  push(/*Spawned=*/true);
-}
-
-void Analysis::resume(std::uint32_t Frame) {
-  if (!holds(Frame + 1))
-    return;
-  unwindTo(Frame + 1);
-  closeTop();
-}
-
-void Analysis::sync(std::uint32_t Frame) {
-  if (!holds(Frame))
-    return;
-  unwindTo(Frame);
-  joinChildren(top());
-}
-
-void Analysis::exit(std::uint32_t Frame) {
-  if (Frame == 0 || !holds(Frame))
-    return;
-  unwindTo(Frame);
-  closeTop();
-}
-
-Row Analysis::reading() const {
-  const Record &Here = Records.back();
-  return Row{"", C.nanoseconds(Work), C.nanoseconds(Here.Span),
-             C.nanoseconds(Here.BurdenedSpan)};
 }
 
 void Analysis::dump(Row Region) {
@@ -360,13 +212,12 @@ void Analysis::finish() {
   bool Charged = Claimed.load() ? pthread_equal(pthread_self(), Measured)
                                 : pthread_equal(pthread_self(), Starter);
   if (Charged)
-    charge(C.now());
-  unwindTo(0);
-  joinChildren(top());
-  Row Program = reading();
+    Book.charge(clock().now());
+  Book.closeAll();
+  Row Program = Book.reading();
   Program.Tag = "(program)";
   std::lock_guard<std::mutex> Guard(RegionsLock);
-  printReport(Regions, Program, C, Csv);
+  printReport(Regions, Program, clock(), Csv);
 }
 
 /// A hook's visit, on the measured thread: the time since the last visit
@@ -378,11 +229,11 @@ public:
   Visit() : Begin(TheAnalysis.clock().now()) {
     Measured = TheAnalysis.isMeasuredThread();
     if (Measured)
-      TheAnalysis.charge(Begin);
+      TheAnalysis.book().charge(Begin);
   }
   ~Visit() {
     if (Measured)
-      TheAnalysis.restart(Begin);
+      TheAnalysis.book().restart(Begin);
   }
   Visit(const Visit &) = delete;
   Visit &operator=(const Visit &) = delete;
@@ -406,27 +257,27 @@ extern "C" {
 
 std::uint32_t __weft_workspan_enter(void) {
   Visit V;
-  return V ? TheAnalysis.enter() : 0;
+  return V ? TheAnalysis.book().enter() : 0;
 }
 
 void __weft_workspan_spawn(std::uint32_t Frame) {
   if (Visit V; V)
-    TheAnalysis.spawn(Frame);
+    TheAnalysis.book().spawn(Frame);
 }
 
 void __weft_workspan_continue(std::uint32_t Frame) {
   if (Visit V; V)
-    TheAnalysis.resume(Frame);
+    TheAnalysis.book().resume(Frame);
 }
 
 void __weft_workspan_sync(std::uint32_t Frame) {
   if (Visit V; V)
-    TheAnalysis.sync(Frame);
+    TheAnalysis.book().sync(Frame);
 }
 
 void __weft_workspan_exit(std::uint32_t Frame) {
   if (Visit V; V)
-    TheAnalysis.exit(Frame);
+    TheAnalysis.book().exit(Frame);
 }
 
 // <cilk/cilkscale.h>, as Cilkscale defines it.
@@ -435,7 +286,7 @@ wsp_t wsp_getworkspan(void) noexcept {
   Visit V;
   if (!V)
     return wsp_zero();
-  weft::workspan::Row Here = TheAnalysis.reading();
+  weft::workspan::Row Here = TheAnalysis.book().reading();
   return wsp_t{Here.Work, Here.Span, Here.BurdenedSpan};
 }
 
