@@ -7,7 +7,8 @@
 // Pipeline.h lists the passes it registers.
 //
 // The Clang plugin cannot be loaded into opt (it needs Clang's symbols), so
-// the same pass sources are also built into this LLVM-only library.
+// the IR layers' object library (plugin/CMakeLists.txt) is also linked into
+// this LLVM-only library.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,6 @@
 
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
-  return {LLVM_PLUGIN_API_VERSION, "WeftLowerSpawns", "0.1",
+  return {LLVM_PLUGIN_API_VERSION, "Weft", WEFT_VERSION,
           [](llvm::PassBuilder &PB) { weft::registerPasses(PB, false); }};
 }

@@ -70,11 +70,19 @@ unsigned cpusInAffinityMask() {
 // External threads beyond the pool need slots of their own.
 static_assert(WEFT_MAX_NWORKERS <= kMaxWorkers / 2);
 
-constexpr unsigned long kLargestStackKB = 1ul << 20; // 1 GiB
+// The stack sizes WEFT_STACK_KB and WEFT_MAIN_STACK_KB accept: from what
+// the runtime's own frames and a signal handler need to 1 GiB.
+constexpr unsigned long kSmallestStackKB = 64;
+constexpr unsigned long kLargestStackKB = 1ul << 20;
+// WEFT_MAX_STACKS's largest value: a million stacks of 64 KiB already take
+// 64 GiB of address space.
+constexpr unsigned long kMostStacks = 1ul << 20;
 // WEFT_DEBUG_HANG's largest value: a day.
 constexpr unsigned long kLongestHangWatchS = 86400;
 // The stack a serial program usually gets (ulimit -s).
 constexpr unsigned long kUsualStackKB = 8192;
+// How many times the serial program's stack a deep stack is (deepStackKB).
+constexpr unsigned long kDeepStackFactor = 16;
 
 /// WEFT_NWORKERS if set, else OpenCilk's and Cilk Plus's CILK_NWORKERS, so
 /// that their users' scripts keep working.
@@ -107,7 +115,7 @@ unsigned long deepStackKB(const rlimit &StackLimit) {
   unsigned long SerialKB = StackLimit.rlim_cur == RLIM_INFINITY
                                ? kUsualStackKB
                                : static_cast<unsigned long>(StackLimit.rlim_cur >> 10);
-  return std::min(SerialKB * 16, kLargestStackKB);
+  return std::min(SerialKB * kDeepStackFactor, kLargestStackKB);
 }
 
 /// main's stack by default: a deep stack, or none (0) when the stack limit
@@ -130,7 +138,9 @@ unsigned long defaultStackKB(const ResourceLimits &Limits, unsigned Workers,
     return KB;
   unsigned long Stacks = (MaxStacks ? MaxStacks : kDefaultStacksPerWorker * Workers) +
                          kFreeStacksKept * Workers + 2;
-  unsigned long FitKB = static_cast<unsigned long>(AddressLimit.rlim_cur >> 11) / Stacks;
+  unsigned long HalfTheAddressSpaceKB =
+      static_cast<unsigned long>(AddressLimit.rlim_cur >> 10) / 2;
+  unsigned long FitKB = HalfTheAddressSpaceKB / Stacks;
   if (FitKB >= KB)
     return KB;
   return std::max(FitKB, std::min(KB, kUsualStackKB));
@@ -145,17 +155,17 @@ Config parseConfig(const EnvironmentLookup &Lookup,
                  "an integer from 1 to 256"));
   C.stats = readNumber(Lookup, "WEFT_STATS", 0, 1, 0, "0 or 1") == 1;
   C.stress = readNumber(Lookup, "WEFT_STRESS", 0, 1, 0, "0 or 1") == 1;
-  C.max_stacks = readNumber(Lookup, "WEFT_MAX_STACKS", 1, 1u << 20, 0,
+  C.max_stacks = readNumber(Lookup, "WEFT_MAX_STACKS", 1, kMostStacks, 0,
                             "a stack count from 1 to 1048576");
   C.stack_bytes =
-      readNumber(Lookup, "WEFT_STACK_KB", 64, kLargestStackKB,
+      readNumber(Lookup, "WEFT_STACK_KB", kSmallestStackKB, kLargestStackKB,
                  defaultStackKB(Limits, C.nworkers, C.max_stacks),
                  "a stack size in KiB from 64 to 1048576") << 10;
   constexpr const char *MainExpected = "0, or a stack size in KiB from 64 to 1048576";
   C.main_stack_bytes =
       readNumber(Lookup, "WEFT_MAIN_STACK_KB", 0, kLargestStackKB,
                  defaultMainStackKB(Limits.Stack), MainExpected) << 10;
-  if (C.main_stack_bytes != 0 && C.main_stack_bytes < (64u << 10))
+  if (C.main_stack_bytes != 0 && C.main_stack_bytes < (kSmallestStackKB << 10))
     invalid_setting("WEFT_MAIN_STACK_KB", Lookup("WEFT_MAIN_STACK_KB"),
                     MainExpected);
   C.fences = readFenceMode(Lookup);

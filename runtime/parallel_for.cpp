@@ -1,10 +1,10 @@
 //===- parallel_for.cpp - Running a parallel loop's iterations ------------===//
 //
 // The IR pass outlines each parallel loop into a chunk function that runs
-// the iterations [lo, hi) and calls __weft_parallel_for (plugin/
-// ParallelFor.cpp). Here [0, n) is split recursively, the lower half
-// spawned and the upper half kept, until a range is no longer than the
-// grain; then the chunk runs it:
+// the iterations [lo, hi) and calls __weft_parallel_for
+// (plugin/lower/parallel_for/ParallelFor.cpp). Here [0, n) is split
+// recursively, the lower half spawned and the upper half kept, until a
+// range is no longer than the grain; then the chunk runs it:
 //
 //   split(lo, hi):  while (hi - lo > grain) {
 //                     mid = lo + (hi - lo) / 2;

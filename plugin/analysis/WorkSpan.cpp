@@ -1,6 +1,6 @@
 //===- WorkSpan.cpp - Calls into the work/span analysis (workspan mode) ---===//
 //
-// WorkSpan.h lists the calls and where they go; runtime/workspan.cpp is
+// WorkSpan.h lists the calls and where they go; runtime/analysis/workspan.cpp is
 // what they measure. The calls take no frame or coroutine state, so that
 // the lowering around them is the normal mode's, instruction for
 // instruction: the analysis measures the code that normally runs.
@@ -39,7 +39,7 @@ void redirectParallelLoops(Module &M) {
 }
 
 /// A reference to the analysis from every module built in workspan mode, so
-/// that the linker takes runtime/workspan.cpp (which pins the worker count
+/// that the linker takes runtime/analysis/workspan.cpp (which pins the worker count
 /// to one and prints the report) even for a program that never spawns. One
 /// copy per program: the variable is in a comdat of its own.
 void anchorAnalysis(Module &M) {

@@ -2,7 +2,7 @@
 //
 // In workspan mode (`-fplugin-arg-weft-workspan`, or `weft-clang++
 // --weft-workspan`), the lowering reports each spawning function's parallel
-// structure to the runtime's analysis (runtime/workspan.cpp), which measures
+// structure to the runtime's analysis (runtime/analysis/workspan.cpp), which measures
 // work, span and parallelism as Cilkscale does. Five calls, each naming the
 // function instance's record by the index the first one returned:
 //

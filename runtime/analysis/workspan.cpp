@@ -157,7 +157,11 @@ Analysis::Analysis() : Starter(pthread_self()) {
 /// nothing in between (not the least: a migration to a core whose counter
 /// lags makes an interval look shorter than any can be).
 Ticks Analysis::measureHookResidue() const {
+  // Enough intervals that the percentile is steady, few enough to take
+  // well under a millisecond.
   constexpr int Tries = 2000;
+  // The 10th percentile: past the few intervals a lagging counter shortens.
+  constexpr std::size_t PercentileDivisor = 10;
   std::vector<Ticks> Intervals;
   Intervals.reserve(Tries);
   const Clock &C = clock();
@@ -171,7 +175,7 @@ Ticks Analysis::measureHookResidue() const {
   }
   if (Intervals.empty())
     return 0;
-  auto Percentile = Intervals.begin() + Intervals.size() / 10;
+  auto Percentile = Intervals.begin() + Intervals.size() / PercentileDivisor;
   std::nth_element(Intervals.begin(), Percentile, Intervals.end());
   return *Percentile;
 }

@@ -53,10 +53,16 @@ struct ClockPair {
   Ticks Counter = 0, Ns = 0;
 };
 
+/// Tries per pair: one of a few is rarely interrupted between its readings.
+constexpr int ClockPairTries = 8;
+/// The time between the two pairs: long enough that each pair's error
+/// (tens of ns) is 1e-5 of it, short enough to go unnoticed at exit.
+constexpr long CalibrationNapNs = 2000000;
+
 ClockPair readClockPair() {
   ClockPair Best;
   Ticks BestWindow = ~Ticks(0);
-  for (int Try = 0; Try < 8; ++Try) {
+  for (int Try = 0; Try < ClockPairTries; ++Try) {
     Ticks Before = Clock::read(CLOCK_MONOTONIC);
     Ticks Counter = __rdtsc();
     Ticks After = Clock::read(CLOCK_MONOTONIC);
@@ -73,7 +79,7 @@ ClockPair readClockPair() {
 /// tightly each pair is read matters (tens of ns in 2 ms: 1e-5).
 double measureCounterRate() {
   ClockPair First = readClockPair();
-  timespec Nap = {0, 2000000};
+  timespec Nap = {0, CalibrationNapNs};
   nanosleep(&Nap, nullptr);
   ClockPair Second = readClockPair();
   return double(Second.Ns - First.Ns) / double(Second.Counter - First.Counter);
