@@ -5,6 +5,8 @@
 #   %opt-weft          opt-19 with the pass-only plugin loaded
 #   %run-check         runs a Weft binary at P=1,2,4 with and without
 #                      WEFT_STRESS and compares stdout with a serial binary
+#   %until-stolen      reruns a WEFT_STATS=1 program until it counts a steal
+#                      (until-stolen.sh), for checks that steals happen
 #   %stack-bound       checks a weft-stats line (a file) against the bound
 #                      on fiber stacks (stack-bound.sh)
 # For the package tests (package/), which build a project against an
@@ -25,7 +27,7 @@ config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".c", ".cpp", ".ll", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.weft_obj_root
-config.excludes = ["Inputs", "known-bugs", "lit.cfg.py", "lit.site.cfg.py.in", "run-check.sh",
+config.excludes = ["Inputs", "known-bugs", "lit.cfg.py", "lit.site.cfg.py.in", "run-check.sh", "until-stolen.sh",
                    "stack-bound.sh"]
 
 config.environment["PATH"] = os.pathsep.join(
@@ -57,6 +59,8 @@ config.substitutions.append(("%opt-weft", os.path.join(config.llvm_tools_dir, "o
                              + " -load-pass-plugin=" + passlib))
 config.substitutions.append(("%run-check", "bash " + os.path.join(
     config.test_source_root, "run-check.sh")))
+config.substitutions.append(("%until-stolen", "bash " + os.path.join(
+    config.test_source_root, "until-stolen.sh")))
 config.substitutions.append(("%stack-bound", "bash " + os.path.join(
     config.test_source_root, "stack-bound.sh")))
 

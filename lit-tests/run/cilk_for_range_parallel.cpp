@@ -3,7 +3,7 @@
 // iterations see more than one thread; at P=1 everything runs on the
 // calling thread, unstolen.
 // RUN: %weftcxx -O2 %s -o %t
-// RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %t 2>&1 | FileCheck --check-prefix=TWO %s
+// RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %until-stolen %t 2>&1 | FileCheck --check-prefix=TWO %s
 // TWO: sum=2016 threads>1=yes
 // TWO: weft-stats: workers=2 threads=2 spawns={{[0-9]+}} steals={{[1-9][0-9]*}}
 // RUN: env WEFT_NWORKERS=1 WEFT_STATS=1 %t 2>&1 | FileCheck --check-prefix=ONE %s

@@ -4,7 +4,7 @@
 // program runs in parallel.
 // RUN: cp %s %t.source
 // RUN: %weftcxx -O2 -x c++ %t.source -o %t
-// RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %t 2>&1 | FileCheck %s
+// RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %until-stolen %t 2>&1 | FileCheck %s
 // CHECK: fib(22) = 17711
 // CHECK: weft-stats: workers=2 {{.*}}steals={{[1-9]}}
 #include <cilk/cilk.h>

@@ -10,7 +10,7 @@
 // RUN: %run-check %t %t.serial
 // RUN: %weftcxx -O0 %s -o %t.o0
 // RUN: %run-check %t.o0 %t.serial
-// RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %t 2>&1 | FileCheck %s
+// RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %until-stolen %t 2>&1 | FileCheck %s
 // CHECK: weft-stats: workers=2 threads=2 spawns={{[1-9][0-9]*}} steals={{[1-9][0-9]*}}
 #include <weft/parallel_for.h>
 #include <weft/weft.h>

@@ -11,7 +11,7 @@
 // RUN: %run-check %t.o2 %t.serial 3000
 // RUN: %weftcxx -O0 %s -o %t.o0
 // RUN: %run-check %t.o0 %t.serial 1000
-// RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %t.o2 3000 2>&1 >/dev/null | FileCheck --check-prefix=STOLEN %s
+// RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %until-stolen %t.o2 3000 2>&1 >/dev/null | FileCheck --check-prefix=STOLEN %s
 // STOLEN: weft-stats: workers=2 {{.*}}steals={{[1-9][0-9]*}}
 // CHECK: sum=4498500 product=
 // CHECK: max=

@@ -4,7 +4,7 @@
 // default 16 per worker), bad values exit with status 2 and one clear line,
 // and the process shuts down cleanly with no leak report under LeakSanitizer.
 // RUN: %weftcxx -O2 %s -o %t
-// RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %t 2>&1 | FileCheck --check-prefix=STATS %s
+// RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %until-stolen %t 2>&1 | FileCheck --check-prefix=STATS %s
 // STATS: fib(22) = 17711
 // STATS: weft-stats: workers=2 threads=2 spawns=28656 steals={{[1-9][0-9]*}} steal_attempts={{[1-9][0-9]*}}
 // RUN: env WEFT_NWORKERS=1 WEFT_STATS=1 %t 2>&1 | FileCheck --check-prefix=ONE %s

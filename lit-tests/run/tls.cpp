@@ -17,7 +17,7 @@
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t.o2
 // RUN: %run-check %t.o2 %t.serial 22
-// RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %t.o2 22 2>&1 | FileCheck --check-prefix=STATS %s
+// RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %until-stolen %t.o2 22 2>&1 | FileCheck --check-prefix=STATS %s
 // STATS: address mismatches: 0
 // STATS: weft-stats: workers=2 threads=2 spawns={{[1-9][0-9]*}} steals={{[1-9][0-9]*}}
 // RUN: %weftcxx -O3 %s -o %t.o3
