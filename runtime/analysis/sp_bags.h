@@ -137,7 +137,8 @@ public:
 
   /// Whether everything procedure Earlier has done so far is serially
   /// before the current point; false if it is logically parallel with it.
-  /// (Not const: the find compresses paths.)
+  /// Earlier is an id this object handed out, not kNoProcedure. (Not
+  /// const: the find compresses paths.)
   bool precedes(ProcedureId Earlier) {
     return kindOf(find(Earlier)) == Kind::S;
   }
