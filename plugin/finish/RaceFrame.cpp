@@ -17,11 +17,11 @@
 // So in race mode this step puts !nosanitize, which TSan skips, on every
 // load, store and memory intrinsic whose address is a constant offset into
 // one frame field (the frame's layout is coro-split's `<function>.Frame`
-// type) that the code never takes the address of: the header, the index
-// and the spills, which only the clone itself reads and writes. A field
-// whose address goes anywhere else (a call, a store, a phi, a variable
-// index) is one of the program's own variables, passed by pointer, and its
-// accesses stay instrumented; the program's variables whose address is
+// type) whose address no clone of the coroutine takes: the header, the
+// index and the spills, which only the clones themselves read and write. A
+// field whose address goes anywhere else in any clone (a call, a store, a
+// phi, a variable index) is one of the program's own variables, passed by
+// pointer, and its accesses stay instrumented; the program's variables whose address is
 // never taken stay uninstrumented, as TSan leaves any such alloca. The
 // promise is the runtime's WeftFrame, whose address the lowering passes to
 // the runtime: its field is the frame's own whatever its uses.
@@ -46,6 +46,7 @@
 
 #include "finish/PostSplit.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -229,8 +230,13 @@ void launderFrameSlot(AllocaInst &Slot) {
 
 bool hideFramesFromSanitizer(Module &M) {
   const DataLayout &DL = M.getDataLayout();
-  LLVMContext &C = M.getContext();
-  bool Changed = false;
+  // Every frame of every clone, by coroutine: a field whose address one
+  // clone takes is the program's in all of them.
+  struct Site {
+    AllocaInst *Slot; // the fast clone's frame, or null for an argument
+    FrameUses Uses;
+  };
+  MapVector<StructType *, SmallVector<Site, 4>> Coroutines;
   for (Function &F : M) {
     if (F.isDeclaration() || !F.hasFnAttribute(Attribute::SanitizeThread))
       continue;
@@ -239,25 +245,39 @@ bool hideFramesFromSanitizer(Module &M) {
       if (F.getName().ends_with(Suffix) && F.arg_size() >= 1)
         if (StructType *Layout =
                 frameLayout(M, F.getName().drop_back(Suffix.size()))) {
-          FrameUses Uses;
-          collectUses(F.getArg(0), 0, DL, Uses);
-          Changed |= hideFrame(Uses, Layout, DL, C);
+          Site S{nullptr, {}};
+          collectUses(F.getArg(0), 0, DL, S.Uses);
+          Coroutines[Layout].push_back(std::move(S));
         }
     // The fast clones, and the callers they were inlined into: the frame is
     // an alloca of the entry block (FrameToStack.cpp).
-    SmallVector<AllocaInst *, 2> Slots;
     for (Instruction &I : F.getEntryBlock())
       if (auto *Slot = dyn_cast<AllocaInst>(&I)) {
-        FrameUses Uses;
-        collectUses(Slot, 0, DL, Uses);
-        if (StructType *Layout = frameLayout(M, coroutineOfFrame(Uses))) {
-          hideFrame(Uses, Layout, DL, C);
-          Slots.push_back(Slot);
-        }
+        Site S{Slot, {}};
+        collectUses(Slot, 0, DL, S.Uses);
+        if (StructType *Layout = frameLayout(M, coroutineOfFrame(S.Uses)))
+          Coroutines[Layout].push_back(std::move(S));
       }
-    for (AllocaInst *Slot : Slots)
-      launderFrameSlot(*Slot);
-    Changed |= !Slots.empty();
+  }
+
+  LLVMContext &C = M.getContext();
+  bool Changed = false;
+  for (auto &[Layout, Sites] : Coroutines) {
+    FrameUses All;
+    for (const Site &S : Sites) {
+      All.Taken.append(S.Uses.Taken.begin(), S.Uses.Taken.end());
+      All.Opaque |= S.Uses.Opaque;
+    }
+    for (Site &S : Sites) {
+      S.Uses.Taken = All.Taken;
+      S.Uses.Opaque = All.Opaque;
+      Changed |= hideFrame(S.Uses, Layout, DL, C);
+    }
+    for (const Site &S : Sites)
+      if (S.Slot) {
+        launderFrameSlot(*S.Slot);
+        Changed = true;
+      }
   }
   return Changed;
 }
