@@ -16,6 +16,14 @@ install(TARGETS weft_rt EXPORT WeftTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS WeftPlugin EXPORT WeftTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The race detector's archive (libweft_race.a, runtime/CMakeLists.txt), when
+# this tree builds it: Weft::race_runtime, which Weft::race links before the
+# runtime (WeftConfig.cmake.in).
+if(TARGET weft_race)
+  set_target_properties(weft_race PROPERTIES EXPORT_NAME race_runtime)
+  install(TARGETS weft_race EXPORT WeftTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 # weft/weft.h and cilk/cilk.h, and weft/frame_abi.h, the ABI between the
 # code the plugin emits and the runtime.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/
@@ -59,6 +67,15 @@ if(boost_context_dir IN_LIST CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES)
   set(WEFT_PC_BOOST_CONTEXT "-lboost_context")
 else()
   set(WEFT_PC_BOOST_CONTEXT "-L${boost_context_dir} -lboost_context")
+endif()
+# With the race detector: what `--weft-race` adds, as two variables
+# (pkg-config --variable=race_cflags weft, --variable=race_libs weft).
+set(WEFT_PC_RACE "")
+if(TARGET weft_race)
+  string(CONCAT WEFT_PC_RACE
+    "race_cflags=-fplugin-arg-weft-race -fsanitize=thread "
+    "-fno-sanitize-link-runtime -fno-omit-frame-pointer\n"
+    "race_libs=\${libdir}/$<TARGET_FILE_NAME:weft_race>")
 endif()
 configure_file(cmake/weft.pc.in ${CMAKE_BINARY_DIR}/package/weft.pc.gen @ONLY)
 file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/package/weft.pc

@@ -17,7 +17,9 @@
 #   %cmake-configure   cmake with this build's generator, to configure a project
 #   %cmake             cmake
 #   %bare-clang, %bare-clangxx  clang-19 with no Weft flags at all
-# Feature: gcc (gcc and g++ are on PATH).
+# Features: gcc (gcc and g++ are on PATH); weft-race-archive (this build
+# tree holds lib/libweft_race.a, the race detector's archive that
+# `--weft-race` links: the weft_race target).
 import os
 import shutil
 import lit.formats
@@ -67,3 +69,5 @@ config.substitutions.append(("%stack-bound", "bash " + os.path.join(
 if shutil.which("gcc", path=config.environment["PATH"]) and \
         shutil.which("g++", path=config.environment["PATH"]):
     config.available_features.add("gcc")
+if os.path.exists(os.path.join(config.weft_lib_dir, "libweft_race.a")):
+    config.available_features.add("weft-race-archive")

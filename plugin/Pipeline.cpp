@@ -25,6 +25,10 @@ namespace {
 bool addPostSplitPass(StringRef Name, ModulePassManager &MPM) {
   if (Name == "weft-finish" || Name == "weft-finish<clean-up>")
     MPM.addPass(FinishPass(Name.ends_with("<clean-up>")));
+  else if (Name == "weft-finish<race>" || Name == "weft-finish<clean-up;race>")
+    MPM.addPass(FinishPass(Name.contains("clean-up"), /*Race=*/true));
+  else if (Name == "weft-race-frame")
+    MPM.addPass(RaceFramePass());
   else if (Name == "weft-inline-fast-path")
     MPM.addPass(InlineFastPathPass());
   else if (Name == "weft-stolen-checks")
@@ -46,13 +50,20 @@ bool addPostSplitPass(StringRef Name, ModulePassManager &MPM) {
 
 } // namespace
 
-void registerPasses(PassBuilder &PB, bool InPipelines, bool WorkSpan) {
+void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name == "weft-lower-spawns" ||
-            Name == "weft-lower-spawns<workspan>") {
-          MPM.addPass(LowerSpawnsPass(Name.ends_with("<workspan>")));
+        if (Name == "weft-lower-spawns") {
+          MPM.addPass(LowerSpawnsPass());
+          return true;
+        }
+        if (Name == "weft-lower-spawns<workspan>") {
+          MPM.addPass(LowerSpawnsPass(Analysis::WorkSpan));
+          return true;
+        }
+        if (Name == "weft-lower-spawns<race>") {
+          MPM.addPass(LowerSpawnsPass(Analysis::Race));
           return true;
         }
         if (Name == "weft-main-stack") {
@@ -64,13 +75,22 @@ void registerPasses(PassBuilder &PB, bool InPipelines, bool WorkSpan) {
   if (!InPipelines)
     return;
   PB.registerPipelineStartEPCallback(
-      [WorkSpan](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(LowerSpawnsPass(WorkSpan));
+      [Mode](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(LowerSpawnsPass(Mode));
         MPM.addPass(MainStackPass());
       });
+  // Clang adds the sanitizers' passes at the same extension point, after
+  // this callback, which the plugin registers first: in race mode
+  // (-fsanitize=thread) ThreadSanitizer instruments the result of
+  // weft-finish, the split clones, at -O0 and -O2 alike (checked with
+  // -fdebug-pass-manager: LowerSpawns, MainStack ... CoroSplit ... Finish,
+  // then ModuleThreadSanitizerPass and ThreadSanitizerPass). So it would
+  // see the frames' own accesses, which weft-finish<race> hides from it
+  // (finish/RaceFrame.cpp).
   PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel Level) {
-        MPM.addPass(FinishPass(Level != OptimizationLevel::O0));
+      [Mode](ModulePassManager &MPM, OptimizationLevel Level) {
+        MPM.addPass(FinishPass(Level != OptimizationLevel::O0,
+                               Mode == Analysis::Race));
       });
 }
 

@@ -2,6 +2,8 @@
 #ifndef WEFT_PLUGIN_PIPELINE_H
 #define WEFT_PLUGIN_PIPELINE_H
 
+#include "analysis/WorkSpan.h"
+
 namespace llvm {
 class PassBuilder;
 } // namespace llvm
@@ -10,9 +12,11 @@ namespace weft {
 
 /// Registers Weft's IR passes for pipeline parsing (opt -passes=...):
 ///
-///   weft-lower-spawns, weft-lower-spawns<workspan>  before coro-split
+///   weft-lower-spawns, weft-lower-spawns<workspan>,
+///   weft-lower-spawns<race>              before coro-split
 ///   weft-main-stack
 ///   weft-finish, weft-finish<clean-up>   all the post-split steps, in order
+///   weft-finish<race>, weft-finish<clean-up;race>  the same in race mode
 ///   weft-inline-fast-path                each post-split step alone
 ///   weft-stolen-checks                   (finish/Finish.cpp says what each
 ///   weft-frame-to-stack                   does and in which order)
@@ -20,13 +24,14 @@ namespace weft {
 ///   weft-clean-up-fast-clones
 ///   weft-rethrow-exits
 ///   weft-restore-thread-locals
+///   weft-race-frame                      (race mode only)
 ///
 /// When \p InPipelines is set (the Clang plugin), it also runs the first two
-/// at the start of every default pipeline, the lowering in workspan mode if
-/// \p WorkSpan is set (the standard coroutine passes then split the result),
-/// and weft-finish at its end, with the clean-up at any -O but -O0.
+/// at the start of every default pipeline, the lowering reporting to the
+/// analysis \p Mode names (the standard coroutine passes then split the
+/// result), and weft-finish at its end, with the clean-up at any -O but -O0.
 void registerPasses(llvm::PassBuilder &PB, bool InPipelines,
-                    bool WorkSpan = false);
+                    Analysis Mode = Analysis::None);
 
 } // namespace weft
 

@@ -10,11 +10,16 @@
 // -O level. While it compiles, the pass reports errors about a spawn at the
 // spawn's source location through Clang's diagnostics (SourceErrors.h).
 //
-// One plugin argument: -fplugin-arg-weft-workspan (what `weft-clang++
-// --weft-workspan` passes) builds for the work/span analysis: the pass
-// reports every spawning function's structure to the runtime's analysis
-// (WorkSpan.h), and __weft_workspan__ and __cilkscale__ are defined, so that
+// Two plugin arguments, of which a compilation takes one at most:
+// -fplugin-arg-weft-workspan (what `weft-clang++ --weft-workspan` passes)
+// builds for the work/span analysis: the pass reports every spawning
+// function's structure to the runtime's analysis (WorkSpan.h), and
+// __weft_workspan__ and __cilkscale__ are defined, so that
 // <cilk/cilkscale.h> declares the real API (docs/workspan.md).
+// -fplugin-arg-weft-race (`weft-clang++ --weft-race`, which adds
+// -fsanitize=thread -fno-sanitize-link-runtime) builds for the
+// determinacy-race detector: the pass reports the same structure under the
+// race names, and __weft_race__ is defined (docs/race.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,15 +141,17 @@ protected:
     // The main file has not been entered yet, so predefines still apply.
     Preprocessor &PP = CI.getPreprocessor();
     std::string Macros = "#define __weft__ 1\n";
-    if (WorkSpan)
+    if (Mode == Analysis::WorkSpan)
       Macros += "#define __weft_workspan__ 1\n#define __cilkscale__ 1\n";
+    if (Mode == Analysis::Race)
+      Macros += "#define __weft_race__ 1\n";
     PP.setPredefines(withBuiltinMacros(PP.getPredefines(), Macros));
     watchSerialKeywords(PP, inputKind(CI.getFrontendOpts()));
     watchTokens(PP);
     CodeGenOptions &CodeGen = CI.getCodeGenOpts();
     CodeGen.PassBuilderCallbacks.push_back(
-        [WorkSpan = WorkSpan](llvm::PassBuilder &PB) {
-          registerPasses(PB, true, WorkSpan);
+        [Mode = Mode](llvm::PassBuilder &PB) {
+          registerPasses(PB, true, Mode);
         });
     // Lifetime markers at every -O level. coro-split keeps an alloca out of
     // the shared frame only if they show it dead at every steal point; a
@@ -158,17 +165,30 @@ protected:
 
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
+    DiagnosticsEngine &Diags = CI.getDiagnostics();
     for (const std::string &Arg : Args) {
-      if (Arg == "workspan") {
-        WorkSpan = true;
-        continue;
+      Analysis Asked = Arg == "workspan" ? Analysis::WorkSpan
+                       : Arg == "race"   ? Analysis::Race
+                                         : Analysis::None;
+      if (Asked == Analysis::None) {
+        Diags.Report(Diags.getCustomDiagID(
+            DiagnosticsEngine::Error, "unknown argument '%0' for the weft "
+                                      "plugin (expected 'workspan' or 'race')"))
+            << Arg;
+        return false;
       }
-      DiagnosticsEngine &Diags = CI.getDiagnostics();
-      Diags.Report(Diags.getCustomDiagID(
-          DiagnosticsEngine::Error,
-          "unknown argument '%0' for the weft plugin (expected 'workspan')"))
-          << Arg;
-      return false;
+      // The race detector runs the program on one worker and ignores time;
+      // the analysis measures the normal build's code, which ThreadSanitizer's
+      // instrumentation would inflate. Neither can read the other's calls.
+      if (Mode != Analysis::None && Mode != Asked) {
+        Diags.Report(Diags.getCustomDiagID(
+            DiagnosticsEngine::Error,
+            "the weft plugin's 'workspan' and 'race' arguments cannot be "
+            "combined (--weft-workspan and --weft-race build for different "
+            "runtimes)"));
+        return false;
+      }
+      Mode = Asked;
     }
     return true;
   }
@@ -176,7 +196,8 @@ protected:
   ActionType getActionType() override { return AddBeforeMainAction; }
 
 private:
-  bool WorkSpan = false; // build for the work/span analysis
+  // Normal, or built for the work/span analysis or the race detector.
+  Analysis Mode = Analysis::None;
 };
 
 } // namespace

@@ -30,7 +30,10 @@
 // mode as __weft_parallel_for_workspan, which loops call in that mode: its
 // spawns report to the work/span analysis (docs/workspan.md). Its grain is
 // the one the loop would have on the workers the program asked for, not on
-// the one worker the analysis runs it on.
+// the one worker the analysis runs it on. A third copy, compiled in race
+// mode as __weft_parallel_for_race, serves programs built for the race
+// detector in the same way: its spawns tell the detector that the pieces
+// are logically parallel, and its pieces are single iterations.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,13 +64,15 @@ void split(Chunk Run, void *Ctx, std::uint64_t Lo, std::uint64_t Hi,
 
 #if defined(__weft_workspan__)
 #define WEFT_PARALLEL_FOR_ENTRY __weft_parallel_for_workspan
+#elif defined(__weft_race__)
+#define WEFT_PARALLEL_FOR_ENTRY __weft_parallel_for_race
 #else
 #define WEFT_PARALLEL_FOR_ENTRY __weft_parallel_for
 #endif
 
 extern "C" {
 
-#if defined(__weft_workspan__)
+#if defined(__weft_workspan__) || defined(__weft_race__)
 std::uint64_t __weft_pfor_grain(std::uint64_t N); // the normal copy's
 #else
 /// The default grain for \p N iterations: OpenCilk's (see the file header).
@@ -89,7 +94,16 @@ void WEFT_PARALLEL_FOR_ENTRY(std::uint64_t N, std::int64_t Grain, Chunk Run,
                              void *Ctx) {
   if (N == 0)
     return;
+#if defined(__weft_race__)
+  // Every iteration is logically parallel with every other whatever the
+  // grain, and the race detector sees parallelism only between strands:
+  // one iteration per piece, so that a race between two iterations that
+  // a grain would have put in one piece is found too.
+  (void)Grain;
+  std::uint64_t G = 1;
+#else
   std::uint64_t G = Grain > 0 ? std::uint64_t(Grain) : __weft_pfor_grain(N);
+#endif
   if (N <= G) {
     Run(Ctx, 0, N); // one piece: nothing to spawn
     return;

@@ -24,12 +24,15 @@ namespace weft {
 namespace {
 
 /// Parallel loops call the splitter whose own spawns report to the
-/// analysis; the normal one would count a whole loop as one serial strand.
-void redirectParallelLoops(Module &M) {
+/// analysis; the normal one would count a whole loop as one serial strand
+/// (and, in race mode, see no race between its iterations).
+void redirectParallelLoops(Module &M, Analysis Mode) {
   Function *Normal = M.getFunction(runtimeName(RuntimeFn::ParallelFor));
   if (!Normal || !Normal->isDeclaration())
     return;
-  const char *WorkSpanName = runtimeName(RuntimeFn::ParallelForWorkSpan);
+  const char *WorkSpanName =
+      runtimeName(Mode == Analysis::Race ? RuntimeFn::ParallelForRace
+                                         : RuntimeFn::ParallelForWorkSpan);
   if (Function *Existing = M.getFunction(WorkSpanName)) {
     Normal->replaceAllUsesWith(Existing);
     Normal->eraseFromParent();
@@ -41,12 +44,17 @@ void redirectParallelLoops(Module &M) {
 /// A reference to the analysis from every module built in workspan mode, so
 /// that the linker takes runtime/analysis/workspan.cpp (which pins the worker count
 /// to one and prints the report) even for a program that never spawns. One
-/// copy per program: the variable is in a comdat of its own.
-void anchorAnalysis(Module &M) {
-  constexpr const char *AnchorName = "__weft_workspan_anchor";
+/// copy per program: the variable is in a comdat of its own. In race mode
+/// the reference is to __weft_race_anchor, which pulls the detector out of
+/// libweft_race.a.
+void anchorAnalysis(Module &M, Analysis Mode) {
+  bool Race = Mode == Analysis::Race;
+  const char *AnchorName =
+      Race ? "__weft_race_anchor_ref" : "__weft_workspan_anchor";
   if (M.getNamedGlobal(AnchorName))
     return;
-  FunctionCallee Enter = getRuntimeFunction(M, RuntimeFn::WorkSpanEnter);
+  FunctionCallee Enter = getRuntimeFunction(
+      M, Race ? RuntimeFn::RaceAnchor : RuntimeFn::WorkSpanEnter);
   auto *Callee = cast<Constant>(Enter.getCallee());
   auto *Anchor = new GlobalVariable(M, Callee->getType(), /*isConstant=*/true,
                                     GlobalValue::LinkOnceODRLinkage, Callee,
@@ -58,23 +66,32 @@ void anchorAnalysis(Module &M) {
 
 } // namespace
 
-void prepareWorkSpanModule(Module &M) {
-  redirectParallelLoops(M);
-  anchorAnalysis(M);
+void prepareWorkSpanModule(Module &M, Analysis Mode) {
+  assert(Mode != Analysis::None && "normal mode reports to no analysis");
+  redirectParallelLoops(M, Mode);
+  anchorAnalysis(M, Mode);
 }
 
-WorkSpanHooks::WorkSpanHooks(Module &M) {
+WorkSpanHooks::WorkSpanHooks(Module &M, Analysis Mode) {
+  assert(Mode != Analysis::None && "normal mode reports to no analysis");
   // Nounwind: plain calls, even where the lowering turns may-throw calls
   // into invokes.
-  Enter = getRuntimeFunction(M, RuntimeFn::WorkSpanEnter);
-  Spawn = getRuntimeFunction(M, RuntimeFn::WorkSpanSpawn);
-  Continue = getRuntimeFunction(M, RuntimeFn::WorkSpanContinue);
-  Sync = getRuntimeFunction(M, RuntimeFn::WorkSpanSync);
-  Exit = getRuntimeFunction(M, RuntimeFn::WorkSpanExit);
+  bool Race = Mode == Analysis::Race;
+  Enter = getRuntimeFunction(M, Race ? RuntimeFn::RaceEnter
+                                     : RuntimeFn::WorkSpanEnter);
+  Spawn = getRuntimeFunction(M, Race ? RuntimeFn::RaceSpawn
+                                     : RuntimeFn::WorkSpanSpawn);
+  Continue = getRuntimeFunction(M, Race ? RuntimeFn::RaceContinue
+                                        : RuntimeFn::WorkSpanContinue);
+  Sync = getRuntimeFunction(M, Race ? RuntimeFn::RaceSync
+                                    : RuntimeFn::WorkSpanSync);
+  Exit = getRuntimeFunction(M, Race ? RuntimeFn::RaceExit
+                                    : RuntimeFn::WorkSpanExit);
+  RecordName = Race ? "weft.race" : "weft.workspan";
 }
 
 void WorkSpanHooks::enter(Instruction *Before) {
-  Record = IRBuilder<>(Before).CreateCall(Enter, {}, "weft.workspan");
+  Record = IRBuilder<>(Before).CreateCall(Enter, {}, RecordName);
 }
 
 void WorkSpanHooks::spawn(Instruction *Before) {

@@ -21,6 +21,15 @@
 // function, since only it knows where a spawn's continuation starts. In
 // normal mode it has no WorkSpanHooks and emits exactly what it always did.
 //
+// Race mode (`-fplugin-arg-weft-race`, or `weft-clang++ --weft-race`) emits
+// the same five calls at the same places under the names __weft_race_enter,
+// _spawn, _continue, _sync and _exit: the determinacy-race detector
+// (runtime/analysis/race/) builds its series-parallel bags from the same
+// strand boundaries the analysis measures. The accesses in between are
+// ThreadSanitizer's instrumentation, which clang adds after Weft's passes
+// (Pipeline.cpp); RaceFrame.h keeps the coroutine frame's own accesses out
+// of its sight.
+//
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_PLUGIN_WORKSPAN_H
 #define WEFT_PLUGIN_WORKSPAN_H
@@ -37,15 +46,23 @@ class Value;
 
 namespace weft {
 
+/// Which analysis the lowering reports a spawning function's structure to.
+enum class Analysis {
+  None,     // normal mode: no calls
+  WorkSpan, // the work/span analysis, __weft_workspan_*
+  Race,     // the determinacy-race detector, __weft_race_*
+};
+
 /// Module-wide preparation, once the parallel loops are outlined: loops
-/// call the workspan splitter, and the module references the analysis so
-/// that the runtime links it in even if the program never spawns.
-void prepareWorkSpanModule(llvm::Module &M);
+/// call the \p Mode splitter, and the module references the analysis so
+/// that it links in even if the program never spawns.
+void prepareWorkSpanModule(llvm::Module &M, Analysis Mode);
 
 /// Emits the analysis's calls into one spawning function at a time.
 class WorkSpanHooks {
 public:
-  explicit WorkSpanHooks(llvm::Module &M);
+  /// \p Mode is WorkSpan or Race.
+  WorkSpanHooks(llvm::Module &M, Analysis Mode);
 
   /// Opens \p F's record before \p Before, the first instruction of F's own
   /// code in the entry block.
@@ -57,6 +74,7 @@ public:
 
 private:
   llvm::FunctionCallee Enter, Spawn, Continue, Sync, Exit;
+  const char *RecordName; // the IR name of the record index
   llvm::Value *Record = nullptr; // the current function's record index
 };
 

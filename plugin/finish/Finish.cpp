@@ -14,6 +14,9 @@
 //                               (RethrowExits.cpp)
 //   weft-restore-thread-locals  the thread-local addresses, last
 //                               (lower/ThreadLocals.cpp)
+//   weft-race-frame             race mode only: the frames' own accesses
+//                               hidden from ThreadSanitizer, which runs
+//                               after this pass (RaceFrame.cpp)
 //
 // The clean-up and the rethrows run with weft-finish<clean-up> only, as at
 // any -O but -O0. In the pipeline the steps pass on what they learn: which
@@ -111,7 +114,14 @@ PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // Last: from here on, thread-local addresses are the readnone intrinsic
   // again, which no pass may see.
   Changed |= restoreThreadLocalAddresses(M);
+  // After every step that creates or combines frame accesses.
+  if (Race)
+    Changed |= hideFramesFromSanitizer(M);
   return preserved(Changed);
+}
+
+PreservedAnalyses RaceFramePass::run(Module &M, ModuleAnalysisManager &) {
+  return preserved(hideFramesFromSanitizer(M));
 }
 
 PreservedAnalyses InlineFastPathPass::run(Module &M, ModuleAnalysisManager &) {

@@ -33,12 +33,17 @@ inline constexpr const char *FrameSlotName = "weft.frame.mem";
 /// rethrows to their return. "weft-finish", or "weft-finish<clean-up>".
 class FinishPass : public llvm::PassInfoMixin<FinishPass> {
 public:
-  explicit FinishPass(bool CleanUp = false) : CleanUp(CleanUp) {}
+  /// With \p Race (race mode), it ends by hiding the frames' own accesses
+  /// from ThreadSanitizer (hideFramesFromSanitizer): "weft-finish<race>",
+  /// "weft-finish<clean-up;race>".
+  explicit FinishPass(bool CleanUp = false, bool Race = false)
+      : CleanUp(CleanUp), Race(Race) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 
 private:
   bool CleanUp;
+  bool Race;
 };
 
 // The steps one by one. A step that needs to know which functions are fast
@@ -53,6 +58,13 @@ public:
 
 /// "weft-stolen-checks": lowerStolenChecks.
 class StolenChecksPass : public llvm::PassInfoMixin<StolenChecksPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// "weft-race-frame": hideFramesFromSanitizer (race mode only).
+class RaceFramePass : public llvm::PassInfoMixin<RaceFramePass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
@@ -123,6 +135,13 @@ bool lowerStolenChecks(llvm::Module &M,
 /// allocate a frame to \p FastClones. Returns true if it changed anything.
 bool placeFramesOnStack(llvm::Module &M,
                         llvm::SmallPtrSetImpl<llvm::Function *> &FastClones);
+
+/// In race mode, after every other step: puts !nosanitize on the loads,
+/// stores and memsets of each coroutine frame's own fields (header, resume
+/// index, promise, spills), so that ThreadSanitizer, which runs next,
+/// instruments the program's accesses only (RaceFrame.cpp). Returns true
+/// if it changed anything.
+bool hideFramesFromSanitizer(llvm::Module &M);
 
 /// Once \p Frame (a fast clone's coroutine frame) is an alloca: moves the
 /// stores that initialise it off the paths that never use it

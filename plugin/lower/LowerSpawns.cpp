@@ -285,15 +285,16 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
   // First, so that a parallel loop whose body spawns becomes a spawning
   // function of its own (ParallelFor.cpp).
   bool Outlined = outlineParallelLoops(M);
-  if (WorkSpan)
-    prepareWorkSpanModule(M);
+  bool Reporting = Mode != Analysis::None;
+  if (Reporting)
+    prepareWorkSpanModule(M, Mode);
   Function *SpawnMarker = M.getFunction(SpawnMarkerName);
   Function *ObjectMarker = M.getFunction(ObjectMarkerName);
   Function *SyncMarker = M.getFunction(SyncMarkerName);
   bool HidTLS = hideThreadLocalAddresses(M);
   if (!SpawnMarker && !ObjectMarker && !SyncMarker)
-    return HidTLS || Outlined || WorkSpan ? PreservedAnalyses::none()
-                                          : PreservedAnalyses::all();
+    return HidTLS || Outlined || Reporting ? PreservedAnalyses::none()
+                                           : PreservedAnalyses::all();
 
   SmallVector<Function *, 16> Worklist;
   for (Function *Marker : {SpawnMarker, ObjectMarker, SyncMarker})
@@ -305,8 +306,8 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
 
   RuntimeDecls RT(M);
   std::optional<WorkSpanHooks> Hooks;
-  if (WorkSpan)
-    Hooks.emplace(M);
+  if (Reporting)
+    Hooks.emplace(M, Mode);
   for (Function *F : Worklist) {
     SmallVector<CallBase *, 8> Spawns, Syncs;
     bool Ok = !SpawnMarker || collectSpawns(*F, SpawnMarker, Spawns);
@@ -316,8 +317,8 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
     if (Ok && !Spawns.empty()) {
       LLVM_DEBUG(dbgs() << "weft: lowering " << F->getName() << " ("
                         << Spawns.size() << " spawns)\n");
-      WorkSpanHooks *Reporting = Hooks ? &*Hooks : nullptr;
-      if (SpawnLowering(*F, RT, Reporting).run(Spawns, Syncs))
+      WorkSpanHooks *Calls = Hooks ? &*Hooks : nullptr;
+      if (SpawnLowering(*F, RT, Calls).run(Spawns, Syncs))
         continue;
     }
     // No spawn (a sync in a function that never spawns is a no-op), or an

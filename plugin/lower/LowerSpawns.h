@@ -11,21 +11,24 @@
 #ifndef WEFT_PLUGIN_LOWER_LOWERSPAWNS_H
 #define WEFT_PLUGIN_LOWER_LOWERSPAWNS_H
 
+#include "analysis/WorkSpan.h"
+
 #include "llvm/IR/PassManager.h"
 
 namespace weft {
 
 class LowerSpawnsPass : public llvm::PassInfoMixin<LowerSpawnsPass> {
 public:
-  /// With \p WorkSpan, the lowering also emits the calls of the work/span
-  /// analysis (analysis/WorkSpan.h); opt spells it weft-lower-spawns<workspan>.
-  explicit LowerSpawnsPass(bool WorkSpan = false) : WorkSpan(WorkSpan) {}
+  /// With \p Mode WorkSpan or Race, the lowering also emits the calls of
+  /// the work/span analysis or the race detector (analysis/WorkSpan.h); opt
+  /// spells them weft-lower-spawns<workspan> and weft-lower-spawns<race>.
+  explicit LowerSpawnsPass(Analysis Mode = Analysis::None) : Mode(Mode) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   // Spawning functions must be lowered at -O0 too (optnone functions).
   static bool isRequired() { return true; }
 
 private:
-  bool WorkSpan;
+  Analysis Mode;
 };
 
 } // namespace weft
