@@ -14,6 +14,8 @@ set_target_properties(WeftPlugin PROPERTIES EXPORT_NAME plugin)
 install(TARGETS weft_rt EXPORT WeftTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS weft_race EXPORT WeftTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS WeftPlugin EXPORT WeftTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 # weft/weft.h and cilk/cilk.h, and weft/frame_abi.h, the ABI between the

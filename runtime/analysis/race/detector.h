@@ -1,0 +1,145 @@
+//===- detector.h - The determinacy-race detector's state -----------------===//
+//
+// The detector is one object: the SP-bags of the serial run (sp_bags.h),
+// the shadow memory (shadow.h), the interned call stacks and sites
+// (sites.h), the records of the Weft hooks (which say where procedures
+// begin and end), and the races found so far. The run is serial, so the
+// object is not locked: only the thread that first used it checks
+// accesses (Detector::owns()); a program's own threads, which the
+// series-parallel model does not describe, are not checked.
+//
+// An access of [Address, Address + Size) is checked and recorded granule by
+// granule (shadow.h): against the granule's write records for a read, and
+// against its write and read records for a write; a record whose bytes
+// overlap the access's and whose procedure is logically parallel with the
+// current one is a race. Then the access is recorded by the rules of
+// Feng and Leiserson (sp_bags.h), byte-wise: a write takes over the bytes
+// it wrote; a read takes over the bytes of reads that precede it and
+// leaves the bytes of parallel reads to them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_RUNTIME_ANALYSIS_RACE_DETECTOR_H
+#define WEFT_RUNTIME_ANALYSIS_RACE_DETECTOR_H
+
+#include "analysis/race/shadow.h"
+#include "analysis/race/sites.h"
+#include "analysis/sp_bags.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace weft::race {
+
+/// One race found: the earlier access (from a shadow record) and the
+/// current one.
+struct Race {
+  SiteId Earlier;
+  bool EarlierWrite;
+  SiteId Later;
+  bool LaterWrite;
+  std::uintptr_t Address; // the first byte both touched
+};
+
+class Detector {
+public:
+  Detector();
+
+  /// Whether the calling thread is the one the detector follows: the
+  /// first that asked.
+  static bool owns() {
+    if (__builtin_expect(ThreadRole == Role::Owner, true))
+      return true;
+    return claim();
+  }
+
+  // The Weft hooks (hooks.cpp). Each names its procedure's record; those
+  // above it, left by an exception, are closed first. Frame is the
+  // hook's own frame address: the stack below it is dead at continue and
+  // exit.
+  std::uint32_t enter();
+  void spawn(std::uint32_t Record);
+  void resume(std::uint32_t Record, std::uintptr_t Frame);
+  void sync(std::uint32_t Record);
+  void exit(std::uint32_t Record, std::uintptr_t Frame);
+
+  // The instrumentation (tsan_entries.cpp).
+  void funcEntry(std::uintptr_t ReturnPc, std::uintptr_t Frame) {
+    Stack.push_back(Current);
+    Current = TheSites.child(Current, ReturnPc);
+    if (Frame < LowestFrame)
+      LowestFrame = Frame;
+  }
+  void funcExit() {
+    if (__builtin_expect(!Stack.empty(), true)) {
+      Current = Stack.back();
+      Stack.pop_back();
+    }
+  }
+  void access(std::uintptr_t Address, std::size_t Size, bool Write,
+              std::uintptr_t Pc);
+
+  /// Memory that died (freed heap): its history goes.
+  void forget(std::uintptr_t Begin, std::uintptr_t End) {
+    TheShadow.clear(Begin, End);
+  }
+  /// A reducer's view: not checked while the reducer lives.
+  void ignore(std::uintptr_t Begin, std::uintptr_t End, bool Ignore) {
+    TheShadow.ignore(Begin, End, Ignore);
+  }
+
+  const std::vector<Race> &races() const { return Races; }
+  const Sites &sites() const { return TheSites; }
+  std::size_t shadowBytes() const { return TheShadow.mappedBytes(); }
+  SpBags &bags() { return Bags; }
+
+  /// A fresh detector (tests): no history, no races, the outermost
+  /// procedure running.
+  void reset();
+
+private:
+  enum class Role : unsigned char { Unknown, Owner, Other };
+  static thread_local Role ThreadRole;
+  static bool claim();
+  /// Set once the detector is constructed: code that runs before (another
+  /// library's constructors) is not checked.
+  static bool Started;
+
+  struct HookRecord {
+    bool Spawned;
+  };
+  void unwindTo(std::uint32_t Record);
+  void closeTop();
+  void clearDeadStack(std::uintptr_t Frame);
+
+  void checkGranule(Cell &C, std::uint8_t Mask, bool Write, std::uintptr_t Base,
+                    std::uint32_t Me, SiteId &Site, std::size_t Size,
+                    std::uintptr_t Pc);
+  void record(Record (&Slots)[2], std::uint32_t Me, SiteId Site,
+              std::uint8_t Mask, bool KeepParallel);
+  void report(const Record &Earlier, bool EarlierWrite, std::uint32_t Me,
+              SiteId Site, bool Write, std::uintptr_t Address);
+
+  SpBags Bags;
+  Shadow TheShadow;
+  Sites TheSites;
+  std::vector<HookRecord> Records; // [0] is the program's own
+  StackId Current = kRootStack;
+  std::vector<StackId> Stack;
+  std::uintptr_t LowestFrame = UINTPTR_MAX;
+  std::vector<Race> Races;
+  std::set<std::pair<std::uintptr_t, std::uintptr_t>> Seen; // pc pairs
+};
+
+/// The one detector, constructed before the program's own constructors.
+Detector &detector();
+
+/// Prints the races (symbolized) and the last line; returns their count
+/// after merging those at the same pair of source locations (report.cpp).
+std::size_t printReport(Detector &D);
+
+} // namespace weft::race
+
+#endif // WEFT_RUNTIME_ANALYSIS_RACE_DETECTOR_H
