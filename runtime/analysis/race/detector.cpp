@@ -139,13 +139,14 @@ void Detector::clearDeadStack(std::uintptr_t Frame) {
 
 // The accesses.
 
-void Detector::access(std::uintptr_t Address, std::size_t Size, bool Write,
-                      std::uintptr_t Pc) {
+void Detector::accessRange(std::uintptr_t Address, std::size_t Size,
+                           bool Write, std::uintptr_t Pc) {
   if (Size == 0)
     return;
   std::uint32_t Me = Bags.current() + 1;
-  SiteId Site = TheSites.site(Current, Pc, static_cast<std::uint32_t>(
-                                                std::min<std::size_t>(Size, UINT32_MAX)));
+  SiteId Site = TheSites.site(
+      Current, Pc,
+      static_cast<std::uint32_t>(std::min<std::size_t>(Size, UINT32_MAX)));
   std::uintptr_t End = Address + Size; // one past the last byte
   std::uintptr_t Base = Address & ~(kGranule - 1);
   unsigned First = unsigned(Address - Base);
@@ -154,69 +155,107 @@ void Detector::access(std::uintptr_t Address, std::size_t Size, bool Write,
     Cell *C = TheShadow.cell(Base);
     if (!C)
       return;
-    checkGranule(*C, bytesMask(First, Last), Write, Base, Me, Site, Size, Pc);
+    checkGranule(*C, bytesMask(First, Last), Write, Base, Me, Site);
   }
 }
 
-void Detector::checkGranule(Cell &C, std::uint8_t Mask, bool Write,
+/// The checks of a granule that holds other procedures' records: a write
+/// races with parallel writes and reads of its bytes, a read with parallel
+/// writes.
+void Detector::checkForeign(Cell &C, std::uint8_t Mask, bool Write,
                             std::uintptr_t Base, std::uint32_t Me,
-                            SiteId &Site, std::size_t, std::uintptr_t) {
-  if (__builtin_expect(C.Write[0].Strand == kIgnoredStrand, false))
-    return;
-  // A write races with parallel writes and reads of its bytes; a read with
-  // parallel writes.
-  for (const Record &R : C.Write)
+                            SiteId Site) {
+  for (const Record &R : C.Slot)
     if (!R.empty() && R.Strand != Me && (R.mask() & Mask) &&
-        Bags.parallel(R.Strand - 1))
-      report(R, true, Me, Site, Write,
+        (Write || R.write()) && Bags.parallel(R.Strand - 1))
+      report(R, R.write(), Me, Site, Write,
              Base + unsigned(__builtin_ctz(R.mask() & Mask)));
-  if (Write)
-    for (const Record &R : C.Read)
-      if (!R.empty() && R.Strand != Me && (R.mask() & Mask) &&
-          Bags.parallel(R.Strand - 1))
-        report(R, false, Me, Site, Write,
-               Base + unsigned(__builtin_ctz(R.mask() & Mask)));
-  if (Write)
-    record(C.Write, Me, Site, Mask, /*KeepParallel=*/false);
-  else
-    record(C.Read, Me, Site, Mask, /*KeepParallel=*/true);
 }
 
-/// Records an access of the granule's bytes Mask by procedure Me - 1 in
-/// Slots. The access takes those bytes over from every record, except
-/// (KeepParallel, for reads) from records of parallel procedures, which
-/// keep them: a parallel reader is the one a later write may race with.
-void Detector::record(Record (&Slots)[2], std::uint32_t Me, SiteId Site,
-                      std::uint8_t Mask, bool KeepParallel) {
-  std::uint8_t Mine = Mask;
-  for (Record &R : Slots) {
+/// Records an access of the granule's bytes Mask by procedure Me - 1, by
+/// the rules of Feng and Leiserson, byte-wise:
+///
+///  - A write takes its bytes over from every write record, and from the
+///    read records of its own procedure and of procedures that precede it
+///    (a later write parallel with such a read is parallel with this write
+///    too, and races with it). Reads of parallel procedures keep them.
+///  - A read takes its bytes over from the read records of its procedure
+///    and of procedures that precede it; parallel reads keep theirs, and
+///    this read is not recorded on them. Nor on bytes its own procedure
+///    wrote: a later write that would race with the read races with that
+///    write.
+///
+/// When no record is free, a write takes the slot of a record that
+/// precedes it, else a read's, else the oldest; a read takes the slot of
+/// one that precedes it, else is not recorded (a parallel reader is kept,
+/// as in sp_bags.h). docs/race.md says what that loses.
+void Detector::record(Cell &C, std::uint32_t Me, SiteId Site, bool Write,
+                      std::uint8_t Mask) {
+  // The usual case: the granule holds this procedure's one record of the
+  // kind, or nothing.
+  Record &First = C.Slot[0];
+  if (C.Slot[1].empty() && C.Slot[2].empty() &&
+      (First.empty() ||
+       (First.Strand == Me && First.write() == Write &&
+        (First.site() == Site || (First.mask() & ~Mask) == 0)))) {
+    std::uint8_t Kept = First.empty() || First.site() != Site ? 0 : First.mask();
+    First.set(Me, Site, Write, static_cast<std::uint8_t>(Kept | Mask));
+    return;
+  }
+  Record *Mine = nullptr; // this procedure's record of the same kind
+  std::uint8_t Bytes = Mask;
+  for (Record &R : C.Slot) {
     if (R.empty())
       continue;
-    if (KeepParallel && R.Strand != Me && Bags.parallel(R.Strand - 1))
-      Mine &= static_cast<std::uint8_t>(~R.mask());
-    else
+    bool Own = R.Strand == Me;
+    if (Own && R.write() == Write && !Mine)
+      Mine = &R;
+    if (R.write()) {
+      if (Write)
+        R.setMask(static_cast<std::uint8_t>(R.mask() & ~Mask));
+      else if (Own)
+        Bytes &= static_cast<std::uint8_t>(~R.mask());
+    } else if (Own || !Bags.parallel(R.Strand - 1)) {
       R.setMask(static_cast<std::uint8_t>(R.mask() & ~Mask));
+    } else if (!Write) {
+      Bytes &= static_cast<std::uint8_t>(~R.mask());
+    }
   }
-  if (!Mine)
+  if (!Bytes)
     return;
-  for (Record &R : Slots)
+  // The procedure's own record of the kind takes the bytes if it is the
+  // same site; else a free slot does, else that record all the same (a
+  // race on these bytes then names another of its accesses here).
+  if (Mine && !Mine->empty() && Mine->site() == Site) {
+    Mine->setMask(static_cast<std::uint8_t>(Mine->mask() | Bytes));
+    return;
+  }
+  for (Record &R : C.Slot)
     if (R.empty()) {
-      R.set(Me, Site, Mine);
+      R.set(Me, Site, Write, Bytes);
       return;
     }
-  // Both slots hold other bytes of the granule. The same procedure's
-  // record takes these bytes too (a race on them then names that
-  // record's site, one of the same procedure's accesses to the granule).
-  for (Record &R : Slots)
-    if (R.Strand == Me) {
-      R.setMask(R.mask() | Mine);
-      return;
+  if (Mine && !Mine->empty()) {
+    Mine->setMask(static_cast<std::uint8_t>(Mine->mask() | Bytes));
+    return;
+  }
+  Record *Victim = nullptr;
+  for (Record &R : C.Slot)
+    if (!Bags.parallel(R.Strand - 1)) {
+      Victim = &R;
+      break;
     }
-  // Two other procedures' records: the one that precedes goes (a later
-  // access parallel with it but not with this one is the race lost, see
-  // docs/race.md), else the older slot.
-  Record &Victim = !Bags.parallel(Slots[1].Strand - 1) ? Slots[1] : Slots[0];
-  Victim.set(Me, Site, Mine);
+  if (!Victim && !Write)
+    return;
+  if (!Victim)
+    for (Record &R : C.Slot)
+      if (!R.write()) {
+        Victim = &R;
+        break;
+      }
+  if (!Victim)
+    Victim = &C.Slot[0];
+  Victim->set(Me, Site, Write, Bytes);
 }
 
 void Detector::report(const Record &Earlier, bool EarlierWrite,

@@ -10,12 +10,10 @@
 //
 // An access of [Address, Address + Size) is checked and recorded granule by
 // granule (shadow.h): against the granule's write records for a read, and
-// against its write and read records for a write; a record whose bytes
-// overlap the access's and whose procedure is logically parallel with the
-// current one is a race. Then the access is recorded by the rules of
-// Feng and Leiserson (sp_bags.h), byte-wise: a write takes over the bytes
-// it wrote; a read takes over the bytes of reads that precede it and
-// leaves the bytes of parallel reads to them.
+// against all its records for a write; a record whose bytes overlap the
+// access's and whose procedure is logically parallel with the current one
+// is a race. Then the access is recorded by the rules of Feng and
+// Leiserson (sp_bags.h), byte-wise (detector.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_RUNTIME_ANALYSIS_RACE_DETECTOR_H
@@ -78,8 +76,22 @@ public:
       Stack.pop_back();
     }
   }
+  /// Checks and records an access; the common one, inside one granule,
+  /// without a loop.
   void access(std::uintptr_t Address, std::size_t Size, bool Write,
-              std::uintptr_t Pc);
+              std::uintptr_t Pc) {
+    unsigned Offset = unsigned(Address & (kGranule - 1));
+    if (__builtin_expect(Size - 1 < kGranule - Offset, true)) {
+      Cell *C = TheShadow.cell(Address);
+      if (!C)
+        return;
+      auto Mask = static_cast<std::uint8_t>(((2u << (Size - 1)) - 1) << Offset);
+      checkGranule(*C, Mask, Write, Address - Offset, Bags.current() + 1,
+                   TheSites.site(Current, Pc, std::uint32_t(Size)));
+      return;
+    }
+    accessRange(Address, Size, Write, Pc);
+  }
 
   /// Memory that died (freed heap): its history goes.
   void forget(std::uintptr_t Begin, std::uintptr_t End) {
@@ -114,11 +126,26 @@ private:
   void closeTop();
   void clearDeadStack(std::uintptr_t Frame);
 
+  void accessRange(std::uintptr_t Address, std::size_t Size, bool Write,
+                   std::uintptr_t Pc);
   void checkGranule(Cell &C, std::uint8_t Mask, bool Write, std::uintptr_t Base,
-                    std::uint32_t Me, SiteId &Site, std::size_t Size,
-                    std::uintptr_t Pc);
-  void record(Record (&Slots)[2], std::uint32_t Me, SiteId Site,
-              std::uint8_t Mask, bool KeepParallel);
+                    std::uint32_t Me, SiteId Site) {
+    // Most accesses find only their own procedure's records, or none:
+    // nothing can race and no bag is looked up.
+    bool Foreign = false;
+    for (const Record &R : C.Slot)
+      Foreign |= R.Strand != 0 && R.Strand != Me;
+    if (__builtin_expect(Foreign, false)) {
+      if (C.Slot[0].Strand == kIgnoredStrand)
+        return;
+      checkForeign(C, Mask, Write, Base, Me, Site);
+    }
+    record(C, Me, Site, Write, Mask);
+  }
+  void checkForeign(Cell &C, std::uint8_t Mask, bool Write, std::uintptr_t Base,
+                    std::uint32_t Me, SiteId Site);
+  void record(Cell &C, std::uint32_t Me, SiteId Site, bool Write,
+              std::uint8_t Mask);
   void report(const Record &Earlier, bool EarlierWrite, std::uint32_t Me,
               SiteId Site, bool Write, std::uintptr_t Address);
 
@@ -133,8 +160,13 @@ private:
   std::set<std::pair<std::uintptr_t, std::uintptr_t>> Seen; // pc pairs
 };
 
-/// The one detector, constructed before the program's own constructors.
-Detector &detector();
+/// The one detector's storage (hooks.cpp constructs it there before the
+/// program's own constructors, and never destroys it: the report runs
+/// after every destructor).
+alignas(Detector) extern unsigned char DetectorStorage[];
+inline Detector &detector() {
+  return *reinterpret_cast<Detector *>(DetectorStorage);
+}
 
 /// Prints the races (symbolized) and the last line; returns their count
 /// after merging those at the same pair of source locations (report.cpp).

@@ -37,16 +37,6 @@ namespace {
 /// says otherwise.
 constexpr int kRaceExitStatus = 66;
 
-/// Constructed before the program's own constructors and never destroyed:
-/// the report runs after every destructor registered later, and those may
-/// still access memory.
-union Instance {
-  Instance() : Value() {}
-  ~Instance() {}
-  Detector Value;
-};
-Instance Storage __attribute__((init_priority(101)));
-
 int exitStatus() {
   const char *S = std::getenv("WEFT_RACE_EXITCODE");
   if (!S || !*S)
@@ -62,7 +52,7 @@ int exitStatus() {
 }
 
 void reportAtExit() {
-  std::size_t Found = printReport(Storage.Value);
+  std::size_t Found = printReport(detector());
   if (Found == 0)
     return;
   int Status = exitStatus();
@@ -72,6 +62,7 @@ void reportAtExit() {
 
 struct Start {
   Start() {
+    new (DetectorStorage) Detector();
     std::atexit(reportAtExit);
     nworkers_setting().pinToOne();
   }
@@ -80,7 +71,7 @@ Start Starter __attribute__((init_priority(101)));
 
 } // namespace
 
-Detector &detector() { return Storage.Value; }
+alignas(Detector) unsigned char DetectorStorage[sizeof(Detector)];
 
 /// free and realloc (interpose.cpp) must replace glibc's even in a program
 /// that calls neither itself (its libraries do): this member, which the

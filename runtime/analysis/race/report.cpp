@@ -159,11 +159,10 @@ struct Access {
   bool Write;
 };
 
-void printAccess(const Detector &D, const Symbolizer &Sym, const Access &A,
-                 std::uintptr_t Address) {
+void printAccess(const Detector &D, const Symbolizer &Sym, const Access &A) {
   const Frame &Top = Sym.frame(A.S->Pc);
-  std::fprintf(stderr, "  %s of %u bytes at %s in %s at %s\n",
-               A.Write ? "write" : "read", A.S->Size, hex(Address).c_str(),
+  std::fprintf(stderr, "  %s of %u byte%s in %s at %s\n",
+               A.Write ? "write" : "read", A.S->Size, A.S->Size == 1 ? "" : "s",
                Top.Function.c_str(), Top.Location.c_str());
   std::fprintf(stderr, "    #0 %s %s\n", Top.Function.c_str(),
                Top.Location.c_str());
@@ -201,10 +200,11 @@ std::size_t printReport(Detector &D) {
              .second)
       continue;
     ++Count;
-    std::fprintf(stderr, "weft-race: determinacy race between a %s and a %s\n",
-                 Earlier.Write ? "write" : "read", Later.Write ? "write" : "read");
-    printAccess(D, Sym, Earlier, R.Address);
-    printAccess(D, Sym, Later, R.Address);
+    std::fprintf(stderr, "weft-race: race on %s between a %s and a %s\n",
+                 hex(R.Address).c_str(), Earlier.Write ? "write" : "read",
+                 Later.Write ? "write" : "read");
+    printAccess(D, Sym, Earlier);
+    printAccess(D, Sym, Later);
   }
   std::fprintf(stderr, "weft-race: races found: %zu\n", Count);
   std::fflush(stderr);

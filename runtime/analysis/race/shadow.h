@@ -1,22 +1,23 @@
 //===- shadow.h - The race detector's shadow memory -----------------------===//
 //
-// Every 8-byte granule of the program's memory has a 32-byte shadow cell
-// that holds the granule's access history: two write records and two read
-// records, each naming the procedure that made the access (sp_bags.h), the
+// Every 8-byte granule of the program's memory has a 24-byte shadow cell
+// that holds the granule's access history: three records, each a read or a
+// write, naming the procedure that made the access (sp_bags.h), the
 // access's site (its code address, size and call stack, sites.h) and which
-// of the granule's 8 bytes it touched. Two records of each kind, not one,
-// so that the common case of two 4-byte elements of one granule written by
-// two logically parallel strands keeps both writers: a granule is exact
-// for accesses of 4 bytes and more; finer sharing (see docs/race.md) keeps
-// the latest two.
+// of the granule's 8 bytes it touched. More than one write record, so that
+// the common case of two 4-byte elements of one granule written by two
+// logically parallel strands keeps both writers: a granule is exact for
+// accesses of 4 bytes and more; finer sharing by more parallel strands
+// than there are records keeps what detector.cpp chooses (docs/race.md).
 //
 // The cells are found through a two-level table: the first level has one
 // pointer per MiB of the 47-bit address space (1 GiB of address space,
 // reserved, not committed), the second one cell per granule of that MiB
-// (4 MiB each, mapped on the first access to the MiB). Both are anonymous
+// (3 MiB each, mapped on the first access to the MiB). Both are anonymous
 // mappings, so only the pages of cells of touched granules take memory:
-// 4 times the program's touched memory, plus the first level's touched
-// pages.
+// 3 times the program's touched memory, plus the first level's touched
+// pages; with the program's own, a run takes at most 4 times its memory
+// plus a constant.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_RUNTIME_ANALYSIS_RACE_SHADOW_H
@@ -29,34 +30,37 @@
 namespace weft::race {
 
 /// One access kept in a cell. Strand is the procedure id plus one, so
-/// that zeroed memory is an empty record; SiteMask holds the site in its
-/// upper 24 bits and the mask of the granule's bytes in its low 8.
+/// that zeroed memory is an empty record; Bits holds the site in its upper
+/// 23 bits, whether it was a write in bit 8, and the mask of the granule's
+/// bytes in the low 8.
 struct Record {
   std::uint32_t Strand;
-  std::uint32_t SiteMask;
+  std::uint32_t Bits;
 
   bool empty() const { return Strand == 0; }
-  std::uint8_t mask() const { return static_cast<std::uint8_t>(SiteMask); }
-  std::uint32_t site() const { return SiteMask >> 8; }
-  void set(std::uint32_t S, std::uint32_t Site, std::uint8_t Mask) {
+  std::uint8_t mask() const { return static_cast<std::uint8_t>(Bits); }
+  bool write() const { return (Bits >> 8) & 1; }
+  std::uint32_t site() const { return Bits >> 9; }
+  void set(std::uint32_t S, std::uint32_t Site, bool Write, std::uint8_t Mask) {
     Strand = S;
-    SiteMask = Site << 8 | Mask;
+    Bits = Site << 9 | std::uint32_t(Write) << 8 | Mask;
   }
   void setMask(std::uint8_t Mask) {
     if (Mask == 0)
-      Strand = SiteMask = 0;
+      Strand = Bits = 0;
     else
-      SiteMask = (SiteMask & ~0xffu) | Mask;
+      Bits = (Bits & ~0xffu) | Mask;
   }
 };
 
-/// A granule's history. Write[0].Strand == kIgnoredStrand marks a granule
+inline constexpr unsigned kRecords = 3;
+
+/// A granule's history. Slot[0].Strand == kIgnoredStrand marks a granule
 /// whose accesses are not checked (a reducer's view).
 struct Cell {
-  Record Write[2];
-  Record Read[2];
+  Record Slot[kRecords];
 };
-static_assert(sizeof(Cell) == 32, "a cell is 4 times its granule");
+static_assert(sizeof(Cell) == 24, "a cell is 3 times its granule");
 
 inline constexpr std::uint32_t kIgnoredStrand = 0xffffffffu;
 inline constexpr unsigned kGranuleShift = 3;

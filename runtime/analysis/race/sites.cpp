@@ -33,7 +33,9 @@ StackId Sites::childSlow(StackId Parent, std::uintptr_t Pc) {
 }
 
 SiteId Sites::siteSlow(StackId Stack, std::uintptr_t Pc, std::uint32_t Size) {
-  std::uint64_t Key64 = std::uint64_t(Stack) | std::uint64_t(Size) << 32;
+  std::uint32_t Key = Stack ^ (Size << 27);
+  StackId Kept = SiteTable.size() > kMaxStackedSite ? kRootStack : Stack;
+  std::uint64_t Key64 = std::uint64_t(Kept) | std::uint64_t(Size) << 32;
   SiteId Id;
   auto It = SiteIds.find({Key64, Pc});
   if (It != SiteIds.end()) {
@@ -42,10 +44,9 @@ SiteId Sites::siteSlow(StackId Stack, std::uintptr_t Pc, std::uint32_t Size) {
     Id = kUnknownSite;
   } else {
     Id = SiteId(SiteTable.size());
-    SiteTable.push_back(Site{Pc, Stack, Size});
+    SiteTable.push_back(Site{Pc, Kept, Size});
     SiteIds.emplace(std::make_pair(Key64, Pc), Id);
   }
-  std::uint32_t Key = Stack ^ (Size << 27);
   SiteCache[hash(Key, Pc) & (kCache - 1)] = CacheEntry{Pc, Key, Id, Size, true};
   return Id;
 }

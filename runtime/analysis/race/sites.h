@@ -6,7 +6,7 @@
 // moves the thread's current stack node to the child of the current one
 // for that pc, in a trie of all the stacks seen; an access's site is
 // (stack node, access pc, size), interned too, and a cell keeps its number
-// with 24 bits. Both lookups go through a small direct-mapped cache first,
+// with 23 bits. Both lookups go through a small direct-mapped cache first,
 // since a loop repeats the same few.
 //
 // The trie and the sites are never pruned: they grow with the number of
@@ -29,9 +29,14 @@ using SiteId = std::uint32_t;
 
 /// The stack of no function (the root of the trie).
 inline constexpr StackId kRootStack = 0;
-/// The site used when the 24 bits of site numbers run out.
+/// The site used when the 23 bits of site numbers run out.
 inline constexpr SiteId kUnknownSite = 0;
-inline constexpr SiteId kMaxSite = (1u << 24) - 1;
+inline constexpr SiteId kMaxSite = (1u << 23) - 1;
+/// Sites with a call stack stop here; the rest of the numbers are for
+/// sites without (the access's code address and size only), of which a
+/// program has few, so that a deep recursion's many stacks cannot leave
+/// later accesses without a location.
+inline constexpr SiteId kMaxStackedSite = kMaxSite - (1u << 20);
 
 struct Site {
   std::uintptr_t Pc;
