@@ -78,17 +78,20 @@ void Detector::reset() {
   LowestFrame = UINTPTR_MAX;
   Races.clear();
   Seen.clear();
+  MemoStrand = 0;
 }
 
 // The hooks.
 
 std::uint32_t Detector::enter() {
+  MemoStrand = 0;
   Bags.enterCalled();
   Records.push_back(HookRecord{false});
   return static_cast<std::uint32_t>(Records.size() - 1);
 }
 
 void Detector::spawn(std::uint32_t Record) {
+  MemoStrand = 0;
   if (Record >= Records.size())
     return;
   unwindTo(Record);
@@ -97,6 +100,7 @@ void Detector::spawn(std::uint32_t Record) {
 }
 
 void Detector::resume(std::uint32_t Record, std::uintptr_t Frame) {
+  MemoStrand = 0;
   if (Record + 1 >= Records.size())
     return;
   unwindTo(Record + 1);
@@ -105,6 +109,7 @@ void Detector::resume(std::uint32_t Record, std::uintptr_t Frame) {
 }
 
 void Detector::sync(std::uint32_t Record) {
+  MemoStrand = 0;
   if (Record >= Records.size())
     return;
   unwindTo(Record);
@@ -112,6 +117,7 @@ void Detector::sync(std::uint32_t Record) {
 }
 
 void Detector::exit(std::uint32_t Record, std::uintptr_t Frame) {
+  MemoStrand = 0;
   if (Record == 0 || Record >= Records.size())
     return;
   unwindTo(Record);
@@ -167,7 +173,7 @@ void Detector::checkForeign(Cell &C, std::uint8_t Mask, bool Write,
                             SiteId Site) {
   for (const Record &R : C.Slot)
     if (!R.empty() && R.Strand != Me && (R.mask() & Mask) &&
-        (Write || R.write()) && Bags.parallel(R.Strand - 1))
+        (Write || R.write()) && parallel(R.Strand))
       report(R, R.write(), Me, Site, Write,
              Base + unsigned(__builtin_ctz(R.mask() & Mask)));
 }
@@ -215,7 +221,7 @@ void Detector::record(Cell &C, std::uint32_t Me, SiteId Site, bool Write,
         R.setMask(static_cast<std::uint8_t>(R.mask() & ~Mask));
       else if (Own)
         Bytes &= static_cast<std::uint8_t>(~R.mask());
-    } else if (Own || !Bags.parallel(R.Strand - 1)) {
+    } else if (Own || !parallel(R.Strand)) {
       R.setMask(static_cast<std::uint8_t>(R.mask() & ~Mask));
     } else if (!Write) {
       Bytes &= static_cast<std::uint8_t>(~R.mask());
@@ -241,7 +247,7 @@ void Detector::record(Cell &C, std::uint32_t Me, SiteId Site, bool Write,
   }
   Record *Victim = nullptr;
   for (Record &R : C.Slot)
-    if (!Bags.parallel(R.Strand - 1)) {
+    if (!parallel(R.Strand)) {
       Victim = &R;
       break;
     }

@@ -144,6 +144,17 @@ private:
   }
   void checkForeign(Cell &C, std::uint8_t Mask, bool Write, std::uintptr_t Base,
                     std::uint32_t Me, SiteId Site);
+  /// Whether the procedure of a record (Strand, its id plus one) is
+  /// logically parallel with the current one. The last answer is kept
+  /// until the next hook changes the bags: a loop over memory another
+  /// procedure wrote asks about the same one again and again.
+  bool parallel(std::uint32_t Strand) {
+    if (Strand != MemoStrand) {
+      MemoStrand = Strand;
+      MemoParallel = Bags.parallel(Strand - 1);
+    }
+    return MemoParallel;
+  }
   void record(Cell &C, std::uint32_t Me, SiteId Site, bool Write,
               std::uint8_t Mask);
   void report(const Record &Earlier, bool EarlierWrite, std::uint32_t Me,
@@ -156,6 +167,8 @@ private:
   StackId Current = kRootStack;
   std::vector<StackId> Stack;
   std::uintptr_t LowestFrame = UINTPTR_MAX;
+  std::uint32_t MemoStrand = 0; // none
+  bool MemoParallel = false;
   std::vector<Race> Races;
   std::set<std::pair<std::uintptr_t, std::uintptr_t>> Seen; // pc pairs
 };
