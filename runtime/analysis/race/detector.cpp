@@ -33,9 +33,11 @@ bool Detector::Started = false;
 namespace {
 
 /// How far below the hook's frame dead stack is cleared at most: a lowest
-/// frame farther away than this was on another stack (the thread's own,
-/// before main moved to its own stack), not below this one.
-constexpr std::uintptr_t kMostDeadStack = std::uintptr_t(1) << 30;
+/// frame farther away than this was on another stack (main runs on a
+/// stack of its own, and a static constructor's spawns on the thread's),
+/// and what lies between two stacks is other memory. Between two hooks a
+/// strand uses less stack than this.
+constexpr std::uintptr_t kMostDeadStack = std::uintptr_t(256) << 20;
 
 /// The bytes of a granule an access touches, given its first and last
 /// byte's offsets in the granule.
@@ -78,6 +80,7 @@ void Detector::reset() {
   LowestFrame = UINTPTR_MAX;
   Races.clear();
   Seen.clear();
+  LastPair = {};
   MemoStrand = 0;
 }
 
@@ -270,9 +273,14 @@ void Detector::report(const Record &Earlier, bool EarlierWrite,
   std::uintptr_t A = TheSites.siteOf(Earlier.site()).Pc;
   std::uintptr_t B = TheSites.siteOf(Site).Pc;
   // One report per unordered pair of code addresses here; report.cpp
-  // merges the pairs that are the same source locations.
-  if (!Seen.insert({std::min(A, B), std::max(A, B)}).second)
+  // merges the pairs that are the same source locations. A racy loop
+  // repeats its pair: checked first without the set.
+  std::pair<std::uintptr_t, std::uintptr_t> Pair{std::min(A, B), std::max(A, B)};
+  if (Pair == LastPair || !Seen.insert(Pair).second) {
+    LastPair = Pair;
     return;
+  }
+  LastPair = Pair;
   Races.push_back(Race{Earlier.site(), EarlierWrite, Site, Write, Address});
 }
 

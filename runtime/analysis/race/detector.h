@@ -171,6 +171,7 @@ private:
   bool MemoParallel = false;
   std::vector<Race> Races;
   std::set<std::pair<std::uintptr_t, std::uintptr_t>> Seen; // pc pairs
+  std::pair<std::uintptr_t, std::uintptr_t> LastPair{};
 };
 
 /// The one detector's storage (hooks.cpp constructs it there before the

@@ -52,10 +52,11 @@ int exitStatus() {
 }
 
 void reportAtExit() {
+  // Read first: a complaint about the setting must not follow the count.
+  int Status = exitStatus();
   std::size_t Found = printReport(detector());
   if (Found == 0)
     return;
-  int Status = exitStatus();
   std::fflush(nullptr);
   _exit(Status);
 }
