@@ -81,20 +81,20 @@ void Detector::reset() {
   Races.clear();
   Seen.clear();
   LastPair = {};
-  MemoStrand = 0;
+  newEpoch();
 }
 
 // The hooks.
 
 std::uint32_t Detector::enter() {
-  MemoStrand = 0;
+  newEpoch();
   Bags.enterCalled();
   Records.push_back(HookRecord{false});
   return static_cast<std::uint32_t>(Records.size() - 1);
 }
 
 void Detector::spawn(std::uint32_t Record) {
-  MemoStrand = 0;
+  newEpoch();
   if (Record >= Records.size())
     return;
   unwindTo(Record);
@@ -103,7 +103,7 @@ void Detector::spawn(std::uint32_t Record) {
 }
 
 void Detector::resume(std::uint32_t Record, std::uintptr_t Frame) {
-  MemoStrand = 0;
+  newEpoch();
   if (Record + 1 >= Records.size())
     return;
   unwindTo(Record + 1);
@@ -112,7 +112,7 @@ void Detector::resume(std::uint32_t Record, std::uintptr_t Frame) {
 }
 
 void Detector::sync(std::uint32_t Record) {
-  MemoStrand = 0;
+  newEpoch();
   if (Record >= Records.size())
     return;
   unwindTo(Record);
@@ -120,7 +120,7 @@ void Detector::sync(std::uint32_t Record) {
 }
 
 void Detector::exit(std::uint32_t Record, std::uintptr_t Frame) {
-  MemoStrand = 0;
+  newEpoch();
   if (Record == 0 || Record >= Records.size())
     return;
   unwindTo(Record);
@@ -152,6 +152,7 @@ void Detector::accessRange(std::uintptr_t Address, std::size_t Size,
                            bool Write, std::uintptr_t Pc) {
   if (Size == 0)
     return;
+  newEpoch(); // the filter does not see the granules this one changes
   std::uint32_t Me = Bags.current() + 1;
   SiteId Site = TheSites.site(
       Current, Pc,

@@ -77,17 +77,26 @@ public:
     }
   }
   /// Checks and records an access; the common one, inside one granule,
-  /// without a loop.
+  /// without a loop, and not at all when it repeats the granule's last one
+  /// (the same code, call stack and kind, no more bytes) with no hook in
+  /// between: the same procedure then finds the same records, and leaves
+  /// them as they are.
   void access(std::uintptr_t Address, std::size_t Size, bool Write,
               std::uintptr_t Pc) {
     unsigned Offset = unsigned(Address & (kGranule - 1));
     if (__builtin_expect(Size - 1 < kGranule - Offset, true)) {
+      auto Mask = static_cast<std::uint8_t>(((2u << (Size - 1)) - 1) << Offset);
+      std::uintptr_t Granule = Address >> kGranuleShift;
+      FilterEntry &E = Filter[Granule & (kFilter - 1)];
+      if (E.Granule == Granule && E.Pc == Pc && E.Epoch == Epoch &&
+          E.Stack == Current && E.Write == Write && (Mask & ~E.Mask) == 0)
+        return;
       Cell *C = TheShadow.cell(Address);
       if (!C)
         return;
-      auto Mask = static_cast<std::uint8_t>(((2u << (Size - 1)) - 1) << Offset);
       checkGranule(*C, Mask, Write, Address - Offset, Bags.current() + 1,
                    TheSites.site(Current, Pc, std::uint32_t(Size)));
+      E = FilterEntry{Granule, Pc, Current, Epoch, Mask, Write};
       return;
     }
     accessRange(Address, Size, Write, Pc);
@@ -96,10 +105,12 @@ public:
   /// Memory that died (freed heap): its history goes.
   void forget(std::uintptr_t Begin, std::uintptr_t End) {
     TheShadow.clear(Begin, End);
+    newEpoch();
   }
   /// A reducer's view: not checked while the reducer lives.
   void ignore(std::uintptr_t Begin, std::uintptr_t End, bool Ignore) {
     TheShadow.ignore(Begin, End, Ignore);
+    newEpoch();
   }
 
   const std::vector<Race> &races() const { return Races; }
@@ -132,9 +143,10 @@ private:
                     std::uint32_t Me, SiteId Site) {
     // Most accesses find only their own procedure's records, or none:
     // nothing can race and no bag is looked up.
+    // A read only needs the writes (an ignored granule's mark is one).
     bool Foreign = false;
     for (const Record &R : C.Slot)
-      Foreign |= R.Strand != 0 && R.Strand != Me;
+      Foreign |= R.Strand != 0 && R.Strand != Me && (Write || R.write());
     if (__builtin_expect(Foreign, false)) {
       if (C.Slot[0].Strand == kIgnoredStrand)
         return;
@@ -145,15 +157,28 @@ private:
   void checkForeign(Cell &C, std::uint8_t Mask, bool Write, std::uintptr_t Base,
                     std::uint32_t Me, SiteId Site);
   /// Whether the procedure of a record (Strand, its id plus one) is
-  /// logically parallel with the current one. The last answer is kept
-  /// until the next hook changes the bags: a loop over memory another
-  /// procedure wrote asks about the same one again and again.
+  /// logically parallel with the current one. The answers are kept until
+  /// the next hook changes the bags (Epoch): a loop over memory other
+  /// procedures accessed asks about the same few again and again.
   bool parallel(std::uint32_t Strand) {
-    if (Strand != MemoStrand) {
-      MemoStrand = Strand;
-      MemoParallel = Bags.parallel(Strand - 1);
+    MemoEntry &E = Memo[Strand & (kMemo - 1)];
+    if (E.Strand != Strand || E.Epoch != Epoch) {
+      E.Strand = Strand;
+      E.Epoch = Epoch;
+      E.Parallel = Bags.parallel(Strand - 1);
     }
-    return MemoParallel;
+    return E.Parallel;
+  }
+  /// The bags or the shadow changed behind the filter: every kept answer
+  /// and every filter entry is stale.
+  void newEpoch() {
+    if (__builtin_expect(++Epoch == 0, false)) {
+      for (MemoEntry &E : Memo)
+        E = MemoEntry{};
+      for (FilterEntry &E : Filter)
+        E = FilterEntry{};
+      Epoch = 1;
+    }
   }
   void record(Cell &C, std::uint32_t Me, SiteId Site, bool Write,
               std::uint8_t Mask);
@@ -167,8 +192,26 @@ private:
   StackId Current = kRootStack;
   std::vector<StackId> Stack;
   std::uintptr_t LowestFrame = UINTPTR_MAX;
-  std::uint32_t MemoStrand = 0; // none
-  bool MemoParallel = false;
+  static constexpr std::size_t kMemo = 64;
+  struct MemoEntry {
+    std::uint32_t Strand = 0;
+    std::uint32_t Epoch = 0;
+    bool Parallel = false;
+  };
+  MemoEntry Memo[kMemo];
+  /// The last access to each granule (by its low bits) checked in full,
+  /// valid in its epoch.
+  static constexpr std::size_t kFilter = 1024;
+  struct FilterEntry {
+    std::uintptr_t Granule = 0;
+    std::uintptr_t Pc = 0;
+    StackId Stack = 0;
+    std::uint32_t Epoch = 0;
+    std::uint8_t Mask = 0;
+    bool Write = false;
+  };
+  FilterEntry Filter[kFilter];
+  std::uint32_t Epoch = 1;
   std::vector<Race> Races;
   std::set<std::pair<std::uintptr_t, std::uintptr_t>> Seen; // pc pairs
   std::pair<std::uintptr_t, std::uintptr_t> LastPair{};

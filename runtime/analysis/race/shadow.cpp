@@ -92,7 +92,7 @@ void Shadow::ignore(std::uintptr_t Begin, std::uintptr_t End, bool Ignore) {
   for (std::uintptr_t A = Begin & ~(kGranule - 1); A < End; A += kGranule)
     if (Cell *C = cell(A)) {
       std::memset(C, 0, sizeof(Cell));
-      C->Slot[0].Strand = kIgnoredStrand;
+      C->Slot[0].set(kIgnoredStrand, 0, /*Write=*/true, 0xff);
     }
 }
 

@@ -56,7 +56,8 @@ struct Record {
 inline constexpr unsigned kRecords = 3;
 
 /// A granule's history. Slot[0].Strand == kIgnoredStrand marks a granule
-/// whose accesses are not checked (a reducer's view).
+/// whose accesses are not checked (a reducer's view); that record is a
+/// write of all 8 bytes, so that every access looks at it.
 struct Cell {
   Record Slot[kRecords];
 };
