@@ -12,6 +12,8 @@
 #include "analysis/race/detector.h"
 #include "analysis/race/race_abi.h"
 
+#include <weft/reducer.h>
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -400,6 +402,25 @@ TEST_F(Race, ReducerViewsAreIgnored) {
   __tsan_write8(&Sum);
   __weft_race_exit(F);
   EXPECT_EQ(races(), 1u) << "checked again once unregistered";
+}
+
+TEST_F(Race, ReducerRegisteredWithTheRuntime) {
+  // The path a weft::reducer or a cilk_reducer variable takes: the
+  // runtime's registration (views.cpp) tells the race runtime.
+  static long Sum;
+  __weft_reducer R{};
+  R.view_size = sizeof Sum;
+  R.view_align = alignof(long);
+  __weft_reducer_register(&R, &Sum);
+  std::uint32_t F = __weft_race_enter();
+  __weft_race_spawn(F);
+  __tsan_write8(&Sum);
+  __weft_race_continue(F);
+  __tsan_read8(&Sum);
+  __tsan_write8(&Sum);
+  __weft_race_exit(F);
+  __weft_reducer_unregister(&R);
+  EXPECT_EQ(races(), 0u);
 }
 
 TEST_F(Race, ExceptionSkippedHooks) {
