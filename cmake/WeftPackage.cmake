@@ -14,6 +14,9 @@ set_target_properties(WeftPlugin PROPERTIES EXPORT_NAME plugin)
 install(TARGETS weft_rt EXPORT WeftTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+set_target_properties(weft_race PROPERTIES EXPORT_NAME race)
+install(TARGETS weft_race EXPORT WeftTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS WeftPlugin EXPORT WeftTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 # The race detector's archive (libweft_race.a, runtime/CMakeLists.txt), when

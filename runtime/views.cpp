@@ -227,8 +227,17 @@ void *__weft_reducer_lookup(__weft_reducer *R) {
   return View;
 }
 
+// Defined by the race runtime (libweft_race.a) only: in a race-mode run
+// every strand's view is the reducer's own, whose accesses are then not
+// races (runtime/analysis/race/hooks.cpp). Weak, so that a program without
+// it calls nothing.
+void __weft_race_reducer_view(void *View, std::size_t Size, int Live)
+    __attribute__((weak));
+
 void __weft_reducer_register(__weft_reducer *R, void *Leftmost) {
   R->leftmost = Leftmost;
+  if (__weft_race_reducer_view)
+    __weft_race_reducer_view(Leftmost, R->view_size, 1);
   Worker *W = current_worker();
   if (!W || W->views.Leftmost)
     return;
@@ -240,6 +249,8 @@ void __weft_reducer_register(__weft_reducer *R, void *Leftmost) {
 }
 
 void __weft_reducer_unregister(__weft_reducer *R) {
+  if (__weft_race_reducer_view)
+    __weft_race_reducer_view(R->leftmost, R->view_size, 0);
   Worker *W = current_worker();
   if (!W || W->views.Leftmost || !W->views.Map)
     return;

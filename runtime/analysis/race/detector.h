@@ -1,0 +1,234 @@
+//===- detector.h - The determinacy-race detector's state -----------------===//
+//
+// The detector is one object: the SP-bags of the serial run (sp_bags.h),
+// the shadow memory (shadow.h), the interned call stacks and sites
+// (sites.h), the records of the Weft hooks (which say where procedures
+// begin and end), and the races found so far. The run is serial, so the
+// object is not locked: only the thread that first used it checks
+// accesses (Detector::owns()); a program's own threads, which the
+// series-parallel model does not describe, are not checked.
+//
+// An access of [Address, Address + Size) is checked and recorded granule by
+// granule (shadow.h): against the granule's write records for a read, and
+// against all its records for a write; a record whose bytes overlap the
+// access's and whose procedure is logically parallel with the current one
+// is a race. Then the access is recorded by the rules of Feng and
+// Leiserson (sp_bags.h), byte-wise (detector.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_RUNTIME_ANALYSIS_RACE_DETECTOR_H
+#define WEFT_RUNTIME_ANALYSIS_RACE_DETECTOR_H
+
+#include "analysis/race/shadow.h"
+#include "analysis/race/sites.h"
+#include "analysis/sp_bags.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace weft::race {
+
+/// One race found: the earlier access (from a shadow record) and the
+/// current one.
+struct Race {
+  SiteId Earlier;
+  bool EarlierWrite;
+  SiteId Later;
+  bool LaterWrite;
+  std::uintptr_t Address; // the first byte both touched
+};
+
+class Detector {
+public:
+  Detector();
+
+  /// Whether the calling thread is the one the detector follows: the
+  /// first that asked.
+  static bool owns() {
+    if (__builtin_expect(ThreadRole == Role::Owner, true))
+      return true;
+    return claim();
+  }
+
+  // The Weft hooks (hooks.cpp). Each names its procedure's record; those
+  // above it, left by an exception, are closed first. Frame is the
+  // hook's own frame address: the stack below it is dead at continue and
+  // exit.
+  std::uint32_t enter();
+  void spawn(std::uint32_t Record);
+  void resume(std::uint32_t Record, std::uintptr_t Frame);
+  void sync(std::uint32_t Record);
+  void exit(std::uint32_t Record, std::uintptr_t Frame);
+
+  // The instrumentation (tsan_entries.cpp).
+  void funcEntry(std::uintptr_t ReturnPc, std::uintptr_t Frame) {
+    Stack.push_back(Current);
+    Current = TheSites.child(Current, ReturnPc);
+    if (Frame < LowestFrame)
+      LowestFrame = Frame;
+  }
+  void funcExit() {
+    if (__builtin_expect(!Stack.empty(), true)) {
+      Current = Stack.back();
+      Stack.pop_back();
+    }
+  }
+  /// Checks and records an access; the common one, inside one granule,
+  /// without a loop, and not at all when it repeats the granule's last one
+  /// (the same code, call stack and kind, no more bytes) with no hook in
+  /// between: the same procedure then finds the same records, and leaves
+  /// them as they are.
+  void access(std::uintptr_t Address, std::size_t Size, bool Write,
+              std::uintptr_t Pc) {
+    unsigned Offset = unsigned(Address & (kGranule - 1));
+    if (__builtin_expect(Size - 1 < kGranule - Offset, true)) {
+      auto Mask = static_cast<std::uint8_t>(((2u << (Size - 1)) - 1) << Offset);
+      std::uintptr_t Granule = Address >> kGranuleShift;
+      FilterEntry &E = Filter[Granule & (kFilter - 1)];
+      if (E.Granule == Granule && E.Pc == Pc && E.Epoch == Epoch &&
+          E.Stack == Current && E.Write == Write && (Mask & ~E.Mask) == 0)
+        return;
+      Cell *C = TheShadow.cell(Address);
+      if (!C)
+        return;
+      checkGranule(*C, Mask, Write, Address - Offset, Bags.current() + 1,
+                   TheSites.site(Current, Pc, std::uint32_t(Size)));
+      E = FilterEntry{Granule, Pc, Current, Epoch, Mask, Write};
+      return;
+    }
+    accessRange(Address, Size, Write, Pc);
+  }
+
+  /// Memory that died (freed heap): its history goes.
+  void forget(std::uintptr_t Begin, std::uintptr_t End) {
+    TheShadow.clear(Begin, End);
+    newEpoch();
+  }
+  /// A reducer's view: not checked while the reducer lives.
+  void ignore(std::uintptr_t Begin, std::uintptr_t End, bool Ignore) {
+    TheShadow.ignore(Begin, End, Ignore);
+    newEpoch();
+  }
+
+  const std::vector<Race> &races() const { return Races; }
+  const Sites &sites() const { return TheSites; }
+  std::size_t shadowBytes() const { return TheShadow.mappedBytes(); }
+  SpBags &bags() { return Bags; }
+
+  /// A fresh detector (tests): no history, no races, the outermost
+  /// procedure running.
+  void reset();
+
+private:
+  enum class Role : unsigned char { Unknown, Owner, Other };
+  static thread_local Role ThreadRole;
+  static bool claim();
+  /// Set once the detector is constructed: code that runs before (another
+  /// library's constructors) is not checked.
+  static bool Started;
+
+  struct HookRecord {
+    bool Spawned;
+  };
+  void unwindTo(std::uint32_t Record);
+  void closeTop();
+  void clearDeadStack(std::uintptr_t Frame);
+
+  void accessRange(std::uintptr_t Address, std::size_t Size, bool Write,
+                   std::uintptr_t Pc);
+  void checkGranule(Cell &C, std::uint8_t Mask, bool Write, std::uintptr_t Base,
+                    std::uint32_t Me, SiteId Site) {
+    // Most accesses find only their own procedure's records, or none:
+    // nothing can race and no bag is looked up.
+    // A read only needs the writes (an ignored granule's mark is one).
+    bool Foreign = false;
+    for (const Record &R : C.Slot)
+      Foreign |= R.Strand != 0 && R.Strand != Me && (Write || R.write());
+    if (__builtin_expect(Foreign, false)) {
+      if (C.Slot[0].Strand == kIgnoredStrand)
+        return;
+      checkForeign(C, Mask, Write, Base, Me, Site);
+    }
+    record(C, Me, Site, Write, Mask);
+  }
+  void checkForeign(Cell &C, std::uint8_t Mask, bool Write, std::uintptr_t Base,
+                    std::uint32_t Me, SiteId Site);
+  /// Whether the procedure of a record (Strand, its id plus one) is
+  /// logically parallel with the current one. The answers are kept until
+  /// the next hook changes the bags (Epoch): a loop over memory other
+  /// procedures accessed asks about the same few again and again.
+  bool parallel(std::uint32_t Strand) {
+    MemoEntry &E = Memo[Strand & (kMemo - 1)];
+    if (E.Strand != Strand || E.Epoch != Epoch) {
+      E.Strand = Strand;
+      E.Epoch = Epoch;
+      E.Parallel = Bags.parallel(Strand - 1);
+    }
+    return E.Parallel;
+  }
+  /// The bags or the shadow changed behind the filter: every kept answer
+  /// and every filter entry is stale.
+  void newEpoch() {
+    if (__builtin_expect(++Epoch == 0, false)) {
+      for (MemoEntry &E : Memo)
+        E = MemoEntry{};
+      for (FilterEntry &E : Filter)
+        E = FilterEntry{};
+      Epoch = 1;
+    }
+  }
+  void record(Cell &C, std::uint32_t Me, SiteId Site, bool Write,
+              std::uint8_t Mask);
+  void report(const Record &Earlier, bool EarlierWrite, std::uint32_t Me,
+              SiteId Site, bool Write, std::uintptr_t Address);
+
+  SpBags Bags;
+  Shadow TheShadow;
+  Sites TheSites;
+  std::vector<HookRecord> Records; // [0] is the program's own
+  StackId Current = kRootStack;
+  std::vector<StackId> Stack;
+  std::uintptr_t LowestFrame = UINTPTR_MAX;
+  static constexpr std::size_t kMemo = 64;
+  struct MemoEntry {
+    std::uint32_t Strand = 0;
+    std::uint32_t Epoch = 0;
+    bool Parallel = false;
+  };
+  MemoEntry Memo[kMemo];
+  /// The last access to each granule (by its low bits) checked in full,
+  /// valid in its epoch.
+  static constexpr std::size_t kFilter = 1024;
+  struct FilterEntry {
+    std::uintptr_t Granule = 0;
+    std::uintptr_t Pc = 0;
+    StackId Stack = 0;
+    std::uint32_t Epoch = 0;
+    std::uint8_t Mask = 0;
+    bool Write = false;
+  };
+  FilterEntry Filter[kFilter];
+  std::uint32_t Epoch = 1;
+  std::vector<Race> Races;
+  std::set<std::pair<std::uintptr_t, std::uintptr_t>> Seen; // pc pairs
+  std::pair<std::uintptr_t, std::uintptr_t> LastPair{};
+};
+
+/// The one detector's storage (hooks.cpp constructs it there before the
+/// program's own constructors, and never destroys it: the report runs
+/// after every destructor).
+alignas(Detector) extern unsigned char DetectorStorage[];
+inline Detector &detector() {
+  return *reinterpret_cast<Detector *>(DetectorStorage);
+}
+
+/// Prints the races (symbolized) and the last line; returns their count
+/// after merging those at the same pair of source locations (report.cpp).
+std::size_t printReport(Detector &D);
+
+} // namespace weft::race
+
+#endif // WEFT_RUNTIME_ANALYSIS_RACE_DETECTOR_H

@@ -1,0 +1,130 @@
+//===- hooks.cpp - The race runtime's start, end and Weft hooks -----------===//
+//
+// A program built with `weft-clang++ --weft-race` runs serially on one
+// worker, in the order of its serial elision: a constructor that runs
+// before the program's own pins the worker count to one, as workspan mode
+// does. The pass calls the five __weft_race_* hooks where the series-
+// parallel structure changes (detector.cpp maps them to SP-bags), and
+// every module references __weft_race_anchor so that this archive member,
+// and with it the whole race runtime, is linked even into a program that
+// never spawns.
+//
+// The end. The report must be the last thing on stderr and its count must
+// decide the exit status, even for a program that returns 0 from main.
+// The constructor registers the report with atexit first, before any of
+// the program's constructors can register theirs, so it runs last; when it
+// found races it flushes stdio and ends the process with _exit and the
+// status (66, or WEFT_RACE_EXITCODE). With no race it returns, and the
+// process ends with the program's own status.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/race/detector.h"
+#include "analysis/race/race_abi.h"
+
+#include "config.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+namespace weft::race {
+namespace {
+
+/// The exit status of a run that found races, unless WEFT_RACE_EXITCODE
+/// says otherwise.
+constexpr int kRaceExitStatus = 66;
+
+int exitStatus() {
+  const char *S = std::getenv("WEFT_RACE_EXITCODE");
+  if (!S || !*S)
+    return kRaceExitStatus;
+  char *End = nullptr;
+  long V = std::strtol(S, &End, 10);
+  if (*End != '\0' || V < 0 || V > 255) {
+    std::fprintf(stderr, "weft-race: WEFT_RACE_EXITCODE=%s is not a status "
+                         "(0 to 255); using %d\n", S, kRaceExitStatus);
+    return kRaceExitStatus;
+  }
+  return int(V);
+}
+
+void reportAtExit() {
+  // Read first: a complaint about the setting must not follow the count.
+  int Status = exitStatus();
+  std::size_t Found = printReport(detector());
+  if (Found == 0)
+    return;
+  std::fflush(nullptr);
+  _exit(Status);
+}
+
+struct Start {
+  Start() {
+    new (DetectorStorage) Detector();
+    std::atexit(reportAtExit);
+    nworkers_setting().pinToOne();
+  }
+};
+Start Starter __attribute__((init_priority(101)));
+
+} // namespace
+
+alignas(Detector) unsigned char DetectorStorage[sizeof(Detector)];
+
+/// free and realloc (interpose.cpp) must replace glibc's even in a program
+/// that calls neither itself (its libraries do): this member, which the
+/// anchor pulls in, pulls theirs in too.
+[[maybe_unused]] __attribute__((used)) void (*const KeepFree)(void *) = &free;
+
+} // namespace weft::race
+
+using weft::race::detector;
+using weft::race::Detector;
+
+extern "C" {
+
+void __weft_race_anchor(void) {}
+
+// The hooks the pass emits in race mode (plugin/analysis/WorkSpan.h says
+// where). A thread other than the followed one is not checked.
+
+std::uint32_t __weft_race_enter(void) {
+  return Detector::owns() ? detector().enter() : 0;
+}
+
+void __weft_race_spawn(std::uint32_t Record) {
+  if (Detector::owns())
+    detector().spawn(Record);
+}
+
+void __weft_race_continue(std::uint32_t Record) {
+  if (Detector::owns())
+    detector().resume(
+        Record, reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
+}
+
+void __weft_race_sync(std::uint32_t Record) {
+  if (Detector::owns())
+    detector().sync(Record);
+}
+
+void __weft_race_exit(std::uint32_t Record) {
+  if (Detector::owns())
+    detector().exit(
+        Record, reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
+}
+
+// The runtime's views.cpp calls this when a reducer registers its own view
+// (and when it unregisters): in a serial run every strand's view is that
+// one, so accesses to it are never races.
+void __weft_race_reducer_view(void *View, std::size_t Size, int Live) {
+  if (!View || !Detector::owns())
+    return;
+  auto Begin = reinterpret_cast<std::uintptr_t>(View);
+  detector().ignore(Begin, Begin + Size, Live != 0);
+}
+
+} // extern "C"

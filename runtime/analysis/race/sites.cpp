@@ -1,0 +1,63 @@
+//===- sites.cpp - Call stacks and access sites of the race detector ------===//
+//
+// The slow paths of sites.h: the interning itself, on a cache miss.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/race/sites.h"
+
+namespace weft::race {
+
+Sites::Sites() { reset(); }
+
+void Sites::reset() {
+  Nodes.clear();
+  Nodes.push_back(Node{kRootStack, 0});
+  Children.clear();
+  SiteTable.clear();
+  SiteTable.push_back(Site{0, kRootStack, 0}); // kUnknownSite
+  SiteIds.clear();
+  for (CacheEntry &E : StackCache)
+    E = CacheEntry{};
+  for (CacheEntry &E : SiteCache)
+    E = CacheEntry{};
+}
+
+StackId Sites::childSlow(StackId Parent, std::uintptr_t Pc) {
+  auto [It, New] = Children.try_emplace({Parent, Pc}, StackId(Nodes.size()));
+  if (New)
+    Nodes.push_back(Node{Parent, Pc});
+  CacheEntry &E = StackCache[hash(Parent, Pc) & (kCache - 1)];
+  E = CacheEntry{Pc, Parent, It->second, 0, true};
+  return It->second;
+}
+
+SiteId Sites::siteSlow(StackId Stack, std::uintptr_t Pc, std::uint32_t Size) {
+  std::uint32_t Key = Stack ^ (Size << 27);
+  StackId Kept = SiteTable.size() > kMaxStackedSite ? kRootStack : Stack;
+  std::uint64_t Key64 = std::uint64_t(Kept) | std::uint64_t(Size) << 32;
+  SiteId Id;
+  auto It = SiteIds.find({Key64, Pc});
+  if (It != SiteIds.end()) {
+    Id = It->second;
+  } else if (SiteTable.size() > kMaxSite) {
+    Id = kUnknownSite;
+  } else {
+    Id = SiteId(SiteTable.size());
+    SiteTable.push_back(Site{Pc, Kept, Size});
+    SiteIds.emplace(std::make_pair(Key64, Pc), Id);
+  }
+  SiteCache[hash(Key, Pc) & (kCache - 1)] = CacheEntry{Pc, Key, Id, Size, true};
+  return Id;
+}
+
+std::vector<std::uintptr_t> Sites::pcs(StackId Stack, std::size_t Max) const {
+  std::vector<std::uintptr_t> Out;
+  while (Stack != kRootStack && Out.size() < Max) {
+    Out.push_back(Nodes[Stack].Pc);
+    Stack = Nodes[Stack].Parent;
+  }
+  return Out;
+}
+
+} // namespace weft::race
