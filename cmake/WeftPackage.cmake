@@ -14,9 +14,6 @@ set_target_properties(WeftPlugin PROPERTIES EXPORT_NAME plugin)
 install(TARGETS weft_rt EXPORT WeftTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-set_target_properties(weft_race PROPERTIES EXPORT_NAME race)
-install(TARGETS weft_race EXPORT WeftTargets
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS WeftPlugin EXPORT WeftTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 # The race detector's archive (libweft_race.a, runtime/CMakeLists.txt), when
@@ -27,11 +24,11 @@ if(TARGET weft_race)
   install(TARGETS weft_race EXPORT WeftTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
-# weft/weft.h and cilk/cilk.h, and weft/frame_abi.h, the ABI between the
+# weft/weft.h and cilk/cilk.h, and weft/frame_abi.h with runtime_abi.def, the ABI between the
 # code the plugin emits and the runtime.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h")
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
 
 # The CMake package, installed and in the build tree. The config file only
 # refers to the files next to it, so one template serves both.
