@@ -137,6 +137,10 @@ Hyper *findHyper(void *Key, std::size_t Size, std::size_t Align, IdentityFn I,
 
 using namespace weft;
 
+// Defined by the race runtime only (views.cpp says why it is weak).
+extern "C" void __weft_race_reducer_view(void *View, std::size_t Size, int Live)
+    __attribute__((weak));
+
 extern "C" {
 
 void *__weft_hyper_lookup(void *Key, std::size_t Size, std::size_t Align,
@@ -144,8 +148,13 @@ void *__weft_hyper_lookup(void *Key, std::size_t Size, std::size_t Align,
   // No stack switch can happen in here (views.cpp's lookup reads it the
   // same way).
   Worker *W = detail::ThreadWorker;
-  if (!W || W->views.Leftmost)
+  if (!W || W->views.Leftmost) {
+    // A race-mode run is serial, always leftmost: every strand's view is
+    // the variable itself, which the race runtime must not check.
+    if (__weft_race_reducer_view)
+      __weft_race_reducer_view(Key, Size, 1);
     return Key;
+  }
   return __weft_reducer_lookup(&findHyper(Key, Size, Align, I, R)->Base);
 }
 

@@ -11,13 +11,13 @@
 #include <stdio.h>
 
 __attribute__((noinline)) int read_it(const int *p) {
-  return *p * 2; /* CHECK-DAG: read{{.*}}child_continuation_read_write.c:[[@LINE]]: */
+  return *p * 2; // CHECK-DAG: read{{.*}}child_continuation_read_write.c:[[@LINE]]:
 }
 
 __attribute__((noinline)) void run(int *out) {
   int x = 1;
   int r = cilk_spawn read_it(&x);
-  x = 5; /* CHECK-DAG: write{{.*}}child_continuation_read_write.c:[[@LINE]]: */
+  x = 5; // CHECK-DAG: write{{.*}}child_continuation_read_write.c:[[@LINE]]:
   cilk_sync;
   *out = r + x;
 }

@@ -17,22 +17,22 @@ struct pair {
 };
 
 __attribute__((noinline)) void set_level(int v) {
-  level = v; /* CHECK-DAG: write{{.*}}child_continuation_write_write_c.c:[[@LINE]]: */
+  level = v; // CHECK-DAG: write{{.*}}child_continuation_write_write_c.c:[[@LINE]]:
 }
 
 __attribute__((noinline)) void set_left(struct pair *p) {
   p->left = 1;
-  p->both = 1; /* CHECK-DAG: write{{.*}}child_continuation_write_write_c.c:[[@LINE]]: */
+  p->both = 1; // CHECK-DAG: write{{.*}}child_continuation_write_write_c.c:[[@LINE]]:
 }
 
 __attribute__((noinline)) void set_right(struct pair *p) {
   p->right = 2;
-  p->both = 2; /* CHECK-DAG: write{{.*}}child_continuation_write_write_c.c:[[@LINE]]: */
+  p->both = 2; // CHECK-DAG: write{{.*}}child_continuation_write_write_c.c:[[@LINE]]:
 }
 
 int main(void) {
   cilk_spawn set_level(1);
-  level = 2; /* CHECK-DAG: write{{.*}}child_continuation_write_write_c.c:[[@LINE]]: */
+  level = 2; // CHECK-DAG: write{{.*}}child_continuation_write_write_c.c:[[@LINE]]:
   cilk_sync;
   struct pair p = {0, 0, 0};
   cilk_scope {

@@ -20,7 +20,7 @@ int main(void) {
   cilk_for (int i = 0; i < n; ++i)
     a[i] = i * scale; /* reads scale: read/read is no race */
   cilk_for (int i = 0; i < n; ++i)
-    buckets[i % 8] = a[i]; /* CHECK-DAG: write{{.*}}cilk_for_iterations_c.c:[[@LINE]]: */
+    buckets[i % 8] = a[i]; // CHECK-DAG: write{{.*}}cilk_for_iterations_c.c:[[@LINE]]:
   long sum = 0;
   for (int i = 0; i < n; ++i)
     sum += a[i];

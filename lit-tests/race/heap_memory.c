@@ -13,13 +13,13 @@
 
 __attribute__((noinline)) void fill(double *buf, int n) {
   for (int i = 0; i < n; ++i)
-    buf[i] = i; /* CHECK-DAG: write{{.*}}heap_memory.c:[[@LINE]]: */
+    buf[i] = i; // CHECK-DAG: write{{.*}}heap_memory.c:[[@LINE]]:
 }
 
 int main(void) {
   double *buf = malloc(16 * sizeof(double));
   cilk_spawn fill(buf, 16);
-  double seen = buf[3]; /* CHECK-DAG: read{{.*}}heap_memory.c:[[@LINE]]: */
+  double seen = buf[3]; // CHECK-DAG: read{{.*}}heap_memory.c:[[@LINE]]:
   cilk_sync;
   printf("%d\n", seen >= 0);
   free(buf);

@@ -17,15 +17,15 @@ char src[256], dst[256], zeroed[100];
 volatile size_t copy_size = 200; /* not a constant: a call of memcpy */
 
 __attribute__((noinline)) void copy(void) {
-  memcpy(dst, src, copy_size); /* CHECK-DAG: write{{.*}}memcpy_ranges.c:[[@LINE]]: */
+  memcpy(dst, src, copy_size); // CHECK-DAG: write{{.*}}memcpy_ranges.c:[[@LINE]]:
 }
 
 __attribute__((noinline)) void clear(void) {
-  memset(zeroed, 0, sizeof zeroed); /* CHECK-DAG: write{{.*}}memcpy_ranges.c:[[@LINE]]: */
+  memset(zeroed, 0, sizeof zeroed); // CHECK-DAG: write{{.*}}memcpy_ranges.c:[[@LINE]]:
 }
 
 __attribute__((noinline)) void poke(char *p) {
-  *p = 'x'; /* CHECK-DAG: write{{.*}}memcpy_ranges.c:[[@LINE]]: */
+  *p = 'x'; // CHECK-DAG: write{{.*}}memcpy_ranges.c:[[@LINE]]:
 }
 
 int main(void) {
@@ -33,7 +33,7 @@ int main(void) {
     src[i] = (char)i;
   cilk_spawn copy();
   char first = src[0];
-  dst[150] = first; /* CHECK-DAG: write{{.*}}memcpy_ranges.c:[[@LINE]]: */
+  dst[150] = first; // CHECK-DAG: write{{.*}}memcpy_ranges.c:[[@LINE]]:
   cilk_sync;
   cilk_spawn clear();
   poke(&zeroed[99]);

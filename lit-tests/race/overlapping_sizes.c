@@ -17,11 +17,11 @@ struct packed {
 };
 
 __attribute__((noinline)) void store_word(struct packed *p) {
-  p->word = 0x0102030405060708ull; /* CHECK-DAG: write{{.*}}overlapping_sizes.c:[[@LINE]]: */
+  p->word = 0x0102030405060708ull; // CHECK-DAG: write{{.*}}overlapping_sizes.c:[[@LINE]]:
 }
 
 __attribute__((noinline)) void store_byte(unsigned char *b, unsigned char v) {
-  *b = v; /* CHECK-DAG: write{{.*}}overlapping_sizes.c:[[@LINE]]: */
+  *b = v; // CHECK-DAG: write{{.*}}overlapping_sizes.c:[[@LINE]]:
 }
 
 int main(void) {

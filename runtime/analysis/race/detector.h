@@ -70,7 +70,11 @@ public:
     if (Frame < LowestFrame)
       LowestFrame = Frame;
   }
-  void funcExit() {
+  /// \p Frame is the exit hook's own frame: below whatever the function
+  /// allocated since its entry (alloca(), VLAs), which is dead from here on.
+  void funcExit(std::uintptr_t Frame) {
+    if (Frame < LowestFrame)
+      LowestFrame = Frame;
     if (__builtin_expect(!Stack.empty(), true)) {
       Current = Stack.back();
       Stack.pop_back();

@@ -49,7 +49,8 @@ void __tsan_func_entry(void *ReturnPc) {
 
 void __tsan_func_exit(void) {
   if (Detector::owns())
-    detector().funcExit();
+    detector().funcExit(
+        reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
 }
 
 // Emitted around functions that must not be checked; nothing in them is
