@@ -16,7 +16,9 @@
 //                               (lower/ThreadLocals.cpp)
 //   weft-race-frame             race mode only: the frames' own accesses
 //                               hidden from ThreadSanitizer, which runs
-//                               after this pass (RaceFrame.cpp)
+//                               after this pass (RaceFrame.cpp), and
+//                               dead stack slots forgotten by the
+//                               detector (RaceDeadSlots.cpp)
 //
 // The clean-up and the rethrows run with weft-finish<clean-up> only, as at
 // any -O but -O0. In the pipeline the steps pass on what they learn: which
@@ -115,13 +117,17 @@ PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // again, which no pass may see.
   Changed |= restoreThreadLocalAddresses(M);
   // After every step that creates or combines frame accesses.
-  if (Race)
+  if (Race) {
     Changed |= hideFramesFromSanitizer(M);
+    Changed |= forgetDeadSlotsInRace(M);
+  }
   return preserved(Changed);
 }
 
 PreservedAnalyses RaceFramePass::run(Module &M, ModuleAnalysisManager &) {
-  return preserved(hideFramesFromSanitizer(M));
+  bool Changed = hideFramesFromSanitizer(M);
+  Changed |= forgetDeadSlotsInRace(M);
+  return preserved(Changed);
 }
 
 PreservedAnalyses InlineFastPathPass::run(Module &M, ModuleAnalysisManager &) {

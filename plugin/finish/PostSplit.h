@@ -143,6 +143,12 @@ bool placeFramesOnStack(llvm::Module &M,
 /// if it changed anything.
 bool hideFramesFromSanitizer(llvm::Module &M);
 
+/// In race mode: after each lifetime.end in a function that spawns, a call
+/// that makes the race detector forget the dead slot's accesses, so that
+/// the parallel children of a loop may reuse a temporary's address
+/// (RaceDeadSlots.cpp). Returns true if it changed anything.
+bool forgetDeadSlotsInRace(llvm::Module &M);
+
 /// Once \p Frame (a fast clone's coroutine frame) is an alloca: moves the
 /// stores that initialise it off the paths that never use it
 /// (SinkFrameInit.cpp). Returns true if it moved any.

@@ -117,6 +117,13 @@ void __weft_race_exit(std::uint32_t Record) {
         Record, reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
 }
 
+void __weft_race_dead_slot(void *Slot, std::uint64_t Bytes) {
+  if (!Slot || !Detector::owns())
+    return;
+  auto Begin = reinterpret_cast<std::uintptr_t>(Slot);
+  detector().ignore(Begin, Begin + Bytes, /*Ignore=*/false);
+}
+
 // The runtime's views.cpp calls this when a reducer registers its own view
 // (and when it unregisters): in a serial run every strand's view is that
 // one, so accesses to it are never races.

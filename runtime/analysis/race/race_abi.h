@@ -1,25 +1,20 @@
 //===- race_abi.h - What the race runtime defines for compiled code -------===//
 //
-// The hooks the pass emits in race mode, the anchor every race-mode module
-// references, and the call by which the runtime's reducers announce their
-// views. Same signatures as include/weft/runtime_abi.def's WEFT_RACE
-// entries.
+// The hooks the pass emits in race mode and the anchor every race-mode
+// module references are the WEFT_RACE entries of weft/runtime_abi.def,
+// declared from it by weft/frame_abi.h, so that a definition here that
+// drifts from its entry does not compile. Besides them, the call by which
+// the runtime's reducers announce their views (views.cpp, hyper.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_RUNTIME_ANALYSIS_RACE_RACE_ABI_H
 #define WEFT_RUNTIME_ANALYSIS_RACE_RACE_ABI_H
 
-#include <cstddef>
-#include <cstdint>
+#include "weft/frame_abi.h"
 
-extern "C" {
-std::uint32_t __weft_race_enter(void);
-void __weft_race_spawn(std::uint32_t Record);
-void __weft_race_continue(std::uint32_t Record);
-void __weft_race_sync(std::uint32_t Record);
-void __weft_race_exit(std::uint32_t Record);
-void __weft_race_anchor(void);
-void __weft_race_reducer_view(void *View, std::size_t Size, int Live);
-}
+#include <cstddef>
+
+extern "C" void __weft_race_reducer_view(void *View, std::size_t Size,
+                                         int Live);
 
 #endif // WEFT_RUNTIME_ANALYSIS_RACE_RACE_ABI_H

@@ -1,0 +1,137 @@
+//===- RaceDeadSlots.cpp - Forget a dead stack slot's accesses (race mode) ===//
+//
+// In a loop that spawns, each iteration's child and the next iteration's
+// child are logically parallel, yet they may use the same stack slot of
+// the spawning function: the 16-byte temporary that a spawned call's
+// struct result lands in before it is copied out, for one. Each child
+// writes the slot, the race detector sees two parallel writes to one
+// address, and reports a race that the program does not have: the slot
+// held another variable each time, dead in between.
+//
+// The lifetime markers say when a slot dies, so in race mode each one of
+// a function that spawns is followed by a call that makes the detector
+// forget the slot's accesses:
+//
+//   call void @llvm.lifetime.end.p0(i64 16, ptr %tmp)
+//     ==>
+//   call void @llvm.lifetime.end.p0(i64 16, ptr %tmp)
+//   call void @__weft_race_dead_slot(ptr %tmp, i64 16)
+//
+// (a size of -1, the whole alloca, becomes the alloca's size). Only -O1 and
+// above emit lifetime markers; at -O0 each such temporary is a slot of its
+// own for the whole function, which the children then share for real in
+// the serial order, and no child's write there is read by another.
+//
+// Dynamic allocas (VLAs, alloca()) die when the stack pointer is restored
+// over them, and in any function, spawning or not: the race runtime
+// forgets the stack below a returning call from the lowest frame it saw,
+// but a function that restores its stack before it returns is seen above
+// what its VLAs used. So in race mode every stackrestore also says what it
+// frees:
+//
+//   call void @llvm.stackrestore.p0(ptr %saved)
+//     ==>
+//   %now = call ptr @llvm.stacksave.p0()
+//   call void @__weft_race_dead_slot(ptr %now, i64 (%saved - %now))
+//   call void @llvm.stackrestore.p0(ptr %saved)
+//
+//===----------------------------------------------------------------------===//
+
+#include "finish/PostSplit.h"
+#include "shared/RuntimeABI.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace weft {
+namespace {
+
+/// Whether \p F spawns in race mode: it calls the spawn hook.
+bool spawnsInRace(const Function &F, const Function *SpawnHook) {
+  for (const User *U : SpawnHook->users())
+    if (const auto *Call = dyn_cast<CallInst>(U);
+        Call && Call->getFunction() == &F)
+      return true;
+  return false;
+}
+
+/// The bytes \p End ends the life of, or 0 if unknown.
+uint64_t deadBytes(const IntrinsicInst &End, const DataLayout &DL) {
+  auto *Size = cast<ConstantInt>(End.getArgOperand(0));
+  if (!Size->isMinusOne())
+    return Size->getZExtValue();
+  if (const auto *Slot = dyn_cast<AllocaInst>(
+          End.getArgOperand(1)->stripPointerCasts()))
+    if (std::optional<TypeSize> Bytes = Slot->getAllocationSize(DL))
+      if (!Bytes->isScalable())
+        return Bytes->getFixedValue();
+  return 0;
+}
+
+/// After each lifetime.end of \p F: the call that forgets the slot.
+bool forgetEndedSlots(Function &F, const DataLayout &DL) {
+  SmallVector<IntrinsicInst *, 16> Ends;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *II = dyn_cast<IntrinsicInst>(&I);
+          II && II->getIntrinsicID() == Intrinsic::lifetime_end)
+        Ends.push_back(II);
+  bool Changed = false;
+  for (IntrinsicInst *End : Ends) {
+    uint64_t Bytes = deadBytes(*End, DL);
+    if (Bytes == 0)
+      continue;
+    IRBuilder<> B(End->getNextNode());
+    B.CreateCall(getRuntimeFunction(*F.getParent(), RuntimeFn::RaceDeadSlot),
+                 {End->getArgOperand(1), B.getInt64(Bytes)});
+    Changed = true;
+  }
+  return Changed;
+}
+
+/// Before each stackrestore of \p F: the call that forgets what it frees.
+bool forgetRestoredStack(Function &F) {
+  SmallVector<IntrinsicInst *, 8> Restores;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *II = dyn_cast<IntrinsicInst>(&I);
+          II && II->getIntrinsicID() == Intrinsic::stackrestore)
+        Restores.push_back(II);
+  for (IntrinsicInst *Restore : Restores) {
+    IRBuilder<> B(Restore);
+    Value *Saved = Restore->getArgOperand(0);
+    Value *Now = B.CreateStackSave();
+    Value *Bytes = B.CreateSub(B.CreatePtrToInt(Saved, B.getInt64Ty()),
+                               B.CreatePtrToInt(Now, B.getInt64Ty()));
+    B.CreateCall(getRuntimeFunction(*F.getParent(), RuntimeFn::RaceDeadSlot),
+                 {Now, Bytes});
+  }
+  return !Restores.empty();
+}
+
+} // namespace
+
+bool forgetDeadSlotsInRace(Module &M) {
+  // Race mode is where the spawn hook is declared.
+  Function *SpawnHook = M.getFunction(runtimeName(RuntimeFn::RaceSpawn));
+  if (!SpawnHook)
+    return false;
+  const DataLayout &DL = M.getDataLayout();
+  bool Changed = false;
+  for (Function &F : M) {
+    if (F.isDeclaration() || !F.hasFnAttribute(Attribute::SanitizeThread))
+      continue;
+    Changed |= forgetRestoredStack(F);
+    if (spawnsInRace(F, SpawnHook))
+      Changed |= forgetEndedSlots(F, DL);
+  }
+  return Changed;
+}
+
+} // namespace weft
