@@ -33,7 +33,8 @@ define void @spawns(i32 %rec) sanitize_thread {
 }
 
 ; CHECK-LABEL: define void @restores(
-; CHECK:         %[[NOW:.+]] = call ptr @llvm.stacksave.p0()
+; CHECK:         call void @child(ptr %vla)
+; CHECK-NEXT:    %[[NOW:.+]] = call ptr @llvm.stacksave.p0()
 ; CHECK-NEXT:    %[[AT:.+]] = ptrtoint ptr %[[NOW]] to i64
 ; CHECK-NEXT:    %[[SAVED:.+]] = ptrtoint ptr %saved to i64
 ; CHECK-NEXT:    %[[BYTES:.+]] = sub i64 %[[SAVED]], %[[AT]]
