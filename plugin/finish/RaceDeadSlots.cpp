@@ -74,16 +74,21 @@ uint64_t deadBytes(const IntrinsicInst &End, const DataLayout &DL) {
   return 0;
 }
 
-/// After each lifetime.end of \p F: the call that forgets the slot.
-bool forgetEndedSlots(Function &F, const DataLayout &DL) {
-  SmallVector<IntrinsicInst *, 16> Ends;
+/// The calls of intrinsic \p ID in \p F, gathered before any is changed.
+SmallVector<IntrinsicInst *, 16> callsOf(Function &F, Intrinsic::ID ID) {
+  SmallVector<IntrinsicInst *, 16> Calls;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB)
       if (auto *II = dyn_cast<IntrinsicInst>(&I);
-          II && II->getIntrinsicID() == Intrinsic::lifetime_end)
-        Ends.push_back(II);
+          II && II->getIntrinsicID() == ID)
+        Calls.push_back(II);
+  return Calls;
+}
+
+/// After each lifetime.end of \p F: the call that forgets the slot.
+bool forgetEndedSlots(Function &F, const DataLayout &DL) {
   bool Changed = false;
-  for (IntrinsicInst *End : Ends) {
+  for (IntrinsicInst *End : callsOf(F, Intrinsic::lifetime_end)) {
     uint64_t Bytes = deadBytes(*End, DL);
     if (Bytes == 0)
       continue;
@@ -97,12 +102,8 @@ bool forgetEndedSlots(Function &F, const DataLayout &DL) {
 
 /// Before each stackrestore of \p F: the call that forgets what it frees.
 bool forgetRestoredStack(Function &F) {
-  SmallVector<IntrinsicInst *, 8> Restores;
-  for (BasicBlock &BB : F)
-    for (Instruction &I : BB)
-      if (auto *II = dyn_cast<IntrinsicInst>(&I);
-          II && II->getIntrinsicID() == Intrinsic::stackrestore)
-        Restores.push_back(II);
+  SmallVector<IntrinsicInst *, 16> Restores =
+      callsOf(F, Intrinsic::stackrestore);
   for (IntrinsicInst *Restore : Restores) {
     IRBuilder<> B(Restore);
     Value *Saved = Restore->getArgOperand(0);
