@@ -116,8 +116,11 @@ private:
     close(Fd);
     std::FILE *Out = nullptr;
     if (Written) {
-      std::string Command = "'" + Tool + "' --demangle --inlines < " + Name +
-                            " 2>/dev/null";
+      // --relativenames: each file as clang recorded it (relative to the
+      // compilation directory when it was given so).
+      std::string Command = "'" + Tool +
+                            "' --demangle --inlines --relativenames < " +
+                            Name + " 2>/dev/null";
       Out = popen(Command.c_str(), "r");
     }
     if (Out) {
@@ -145,7 +148,10 @@ private:
   static void take(Frame &F, const std::vector<std::string> &Block) {
     if (Block.size() < 2)
       return;
-    if (Block[0] != "??")
+    // The plugin renames the program's main (plugin/lower/MainStack.cpp).
+    if (Block[0] == "__weft_main")
+      F.Function = "main";
+    else if (Block[0] != "??")
       F.Function = Block[0];
     if (Block[1].compare(0, 2, "??") != 0)
       F.Location = Block[1];
@@ -167,10 +173,15 @@ void printAccess(const Detector &D, const Symbolizer &Sym, const Access &A) {
   std::fprintf(stderr, "    #0 %s %s\n", Top.Function.c_str(),
                Top.Location.c_str());
   std::size_t N = 1;
+  bool ReachedMain = Top.Function == "main";
   for (std::uintptr_t Pc : D.sites().pcs(A.S->Stack, kStackFrames - 1)) {
+    // What calls main is the runtime's and the C library's.
+    if (ReachedMain)
+      break;
     const Frame &F = Sym.frame(Pc);
     std::fprintf(stderr, "    #%zu %s %s\n", N++, F.Function.c_str(),
                  F.Location.c_str());
+    ReachedMain = F.Function == "main";
   }
 }
 
