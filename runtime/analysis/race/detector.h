@@ -81,29 +81,40 @@ public:
     }
   }
   /// Checks and records an access; the common one, inside one granule,
-  /// without a loop, and not at all when it repeats the granule's last one
-  /// (the same code, call stack and kind, no more bytes) with no hook in
-  /// between: the same procedure then finds the same records, and leaves
-  /// them as they are.
+  /// without a loop, and not at all when the filter says it changes
+  /// nothing (filtered()).
   void access(std::uintptr_t Address, std::size_t Size, bool Write,
               std::uintptr_t Pc) {
     unsigned Offset = unsigned(Address & (kGranule - 1));
     if (__builtin_expect(Size - 1 < kGranule - Offset, true)) {
-      auto Mask = static_cast<std::uint8_t>(((2u << (Size - 1)) - 1) << Offset);
-      std::uintptr_t Granule = Address >> kGranuleShift;
-      FilterEntry &E = Filter[Granule & (kFilter - 1)];
-      if (E.Granule == Granule && E.Pc == Pc && E.Epoch == Epoch &&
-          E.Stack == Current && E.Write == Write && (Mask & ~E.Mask) == 0)
-        return;
-      Cell *C = TheShadow.cell(Address);
-      if (!C)
-        return;
-      checkGranule(*C, Mask, Write, Address - Offset, Bags.current() + 1,
-                   TheSites.site(Current, Pc, std::uint32_t(Size)));
-      E = FilterEntry{Granule, Pc, Current, Epoch, Mask, Write};
+      granule(Address >> kGranuleShift,
+              static_cast<std::uint8_t>(((2u << (Size - 1)) - 1) << Offset),
+              Write, Pc, std::uint32_t(Size));
+      return;
+    }
+    // A vectorized loop's 16 bytes, aligned: two whole granules.
+    if (Size == 2 * kGranule && Offset == 0) {
+      granule(Address >> kGranuleShift, 0xff, Write, Pc, 2 * kGranule);
+      granule((Address >> kGranuleShift) + 1, 0xff, Write, Pc, 2 * kGranule);
       return;
     }
     accessRange(Address, Size, Write, Pc);
+  }
+  /// One granule's part (Mask) of an access of Size bytes.
+  __attribute__((always_inline)) void granule(std::uintptr_t Granule,
+                                              std::uint8_t Mask, bool Write,
+                                              std::uintptr_t Pc,
+                                              std::uint32_t Size) {
+    FilterEntry &E = filterSlot(Granule);
+    if (__builtin_expect(filtered(E, Granule, Mask, Write, Pc, Size), true))
+      return;
+    std::uintptr_t Base = Granule << kGranuleShift;
+    Cell *C = TheShadow.cell(Base);
+    if (!C)
+      return;
+    checkGranule(*C, Mask, Write, Base, Bags.current() + 1,
+                 TheSites.site(Current, Pc, Size));
+    E = FilterEntry{Granule, Pc, Current, Epoch, Size, Mask, Write};
   }
 
   /// Memory that died (freed heap): its history goes.
@@ -205,16 +216,47 @@ private:
   MemoEntry Memo[kMemo];
   /// The last access to each granule (by its low bits) checked in full,
   /// valid in its epoch.
-  static constexpr std::size_t kFilter = 1024;
+  static constexpr unsigned kFilterBits = 12;
+  static constexpr std::size_t kFilter = std::size_t(1) << kFilterBits;
   struct FilterEntry {
     std::uintptr_t Granule = 0;
     std::uintptr_t Pc = 0;
     StackId Stack = 0;
     std::uint32_t Epoch = 0;
+    std::uint32_t Size = 0; // the whole access's, at most UINT32_MAX
     std::uint8_t Mask = 0;
     bool Write = false;
   };
   FilterEntry Filter[kFilter];
+  /// The filter entry of a granule: a multiplicative hash of its number,
+  /// so that a column's granules (a stride of a power of two) do not all
+  /// share a few entries.
+  FilterEntry &filterSlot(std::uintptr_t Granule) {
+    return Filter[(std::uint64_t(Granule) * 0x9e3779b97f4a7c15ull) >>
+                  (64 - kFilterBits)];
+  }
+  /// Whether an access of the granule's bytes Mask changes nothing and
+  /// finds no race, given its entry E: the last access to the granule
+  /// checked in full, in this epoch (no hook since, so the same procedure,
+  /// and nothing else since touched the granule's records), covered these
+  /// bytes, and either
+  ///  - was the same code, call stack, size and kind: the same procedure
+  ///    then finds the same records, and leaves them as they are; or
+  ///  - was a write and this is a read: its procedure's write then holds
+  ///    these bytes alone among the write records, which is all a read is
+  ///    checked against, and a read is not recorded on bytes its own
+  ///    procedure wrote (the write already took them over from the read
+  ///    records the read would).
+  bool filtered(const FilterEntry &E, std::uintptr_t Granule,
+                std::uint8_t Mask, bool Write, std::uintptr_t Pc,
+                std::uint32_t Size) const {
+    if (E.Granule != Granule || E.Epoch != Epoch || (Mask & ~E.Mask) != 0)
+      return false;
+    if (E.Write && !Write)
+      return true;
+    return E.Pc == Pc && E.Stack == Current && E.Write == Write &&
+           E.Size == Size;
+  }
   std::uint32_t Epoch = 1;
   std::vector<Race> Races;
   std::set<std::pair<std::uintptr_t, std::uintptr_t>> Seen; // pc pairs
