@@ -27,7 +27,6 @@
 
 namespace weft::race {
 
-thread_local Detector::Role Detector::ThreadRole = Detector::Role::Unknown;
 bool Detector::Started = false;
 
 namespace {

@@ -94,8 +94,14 @@ public:
     }
     // A vectorized loop's 16 bytes, aligned: two whole granules.
     if (Size == 2 * kGranule && Offset == 0) {
-      granule(Address >> kGranuleShift, 0xff, Write, Pc, 2 * kGranule);
-      granule((Address >> kGranuleShift) + 1, 0xff, Write, Pc, 2 * kGranule);
+      std::uintptr_t Granule = Address >> kGranuleShift;
+      if (__builtin_expect(
+              !filtered(filterSlot(Granule), Granule, 0xff, Write, Pc,
+                        2 * kGranule) ||
+                  !filtered(filterSlot(Granule + 1), Granule + 1, 0xff, Write,
+                            Pc, 2 * kGranule),
+              false))
+        pairChecked(Granule, Write, Pc);
       return;
     }
     accessRange(Address, Size, Write, Pc);
@@ -106,15 +112,30 @@ public:
                                               std::uintptr_t Pc,
                                               std::uint32_t Size) {
     FilterEntry &E = filterSlot(Granule);
-    if (__builtin_expect(filtered(E, Granule, Mask, Write, Pc, Size), true))
-      return;
+    if (__builtin_expect(!filtered(E, Granule, Mask, Write, Pc, Size), false))
+      granuleChecked(Granule, Mask, Write, Pc, Size);
+  }
+  /// An aligned 16-byte access one of whose granules the filter let
+  /// through.
+  __attribute__((noinline)) void pairChecked(std::uintptr_t Granule,
+                                             bool Write, std::uintptr_t Pc) {
+    granule(Granule, 0xff, Write, Pc, 2 * kGranule);
+    granule(Granule + 1, 0xff, Write, Pc, 2 * kGranule);
+  }
+  /// The check of a granule the filter let through, out of line: the
+  /// entries' filtered path then saves no registers.
+  __attribute__((noinline)) void granuleChecked(std::uintptr_t Granule,
+                                                std::uint8_t Mask, bool Write,
+                                                std::uintptr_t Pc,
+                                                std::uint32_t Size) {
     std::uintptr_t Base = Granule << kGranuleShift;
     Cell *C = TheShadow.cell(Base);
     if (!C)
       return;
     checkGranule(*C, Mask, Write, Base, Bags.current() + 1,
                  TheSites.site(Current, Pc, Size));
-    E = FilterEntry{Granule, Pc, Current, Epoch, Size, Mask, Write};
+    filterSlot(Granule) = FilterEntry{Granule, Pc, Current, Epoch, Size, Mask,
+                                      Write};
   }
 
   /// Memory that died (freed heap): its history goes.
@@ -139,7 +160,9 @@ public:
 
 private:
   enum class Role : unsigned char { Unknown, Owner, Other };
-  static thread_local Role ThreadRole;
+  // Defined here, constant-initialized: the entries read it without a call
+  // to a thread_local wrapper.
+  static inline thread_local Role ThreadRole = Role::Unknown;
   static bool claim();
   /// Set once the detector is constructed: code that runs before (another
   /// library's constructors) is not checked.
