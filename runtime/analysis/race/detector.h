@@ -122,9 +122,8 @@ public:
     granule(Granule, 0xff, Write, Pc, 2 * kGranule);
     granule(Granule + 1, 0xff, Write, Pc, 2 * kGranule);
   }
-  /// The check of a granule the filter let through, out of line: the
-  /// entries' filtered path then saves no registers.
-  __attribute__((noinline)) void granuleChecked(std::uintptr_t Granule,
+  /// The check of a granule the filter let through.
+  __attribute__((always_inline)) void granuleChecked(std::uintptr_t Granule,
                                                 std::uint8_t Mask, bool Write,
                                                 std::uintptr_t Pc,
                                                 std::uint32_t Size) {
@@ -189,6 +188,20 @@ private:
       if (C.Slot[0].Strand == kIgnoredStrand)
         return;
       checkForeign(C, Mask, Write, Base, Me, Site);
+    }
+    // The usual records, inline: the granule holds nothing, or only this
+    // procedure's one record, a write of these bytes or more (a read
+    // is not recorded on them; a write at the same site keeps it) or a
+    // record of the same kind (record()'s first case).
+    Record &First = C.Slot[0];
+    if (__builtin_expect(C.Slot[1].empty() && C.Slot[2].empty(), true)) {
+      if (First.empty()) {
+        First.set(Me, Site, Write, Mask);
+        return;
+      }
+      if (First.Strand == Me && First.write() && (Mask & ~First.mask()) == 0 &&
+          (!Write || First.site() == Site))
+        return;
     }
     record(C, Me, Site, Write, Mask);
   }
