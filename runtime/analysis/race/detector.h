@@ -176,7 +176,8 @@ private:
 
   void accessRange(std::uintptr_t Address, std::size_t Size, bool Write,
                    std::uintptr_t Pc);
-  void checkGranule(Cell &C, std::uint8_t Mask, bool Write, std::uintptr_t Base,
+  __attribute__((always_inline)) void
+  checkGranule(Cell &C, std::uint8_t Mask, bool Write, std::uintptr_t Base,
                     std::uint32_t Me, SiteId Site) {
     // Most accesses find only their own procedure's records, or none:
     // nothing can race and no bag is looked up.
@@ -189,19 +190,39 @@ private:
         return;
       checkForeign(C, Mask, Write, Base, Me, Site);
     }
-    // The usual records, inline: the granule holds nothing, or only this
-    // procedure's one record, a write of these bytes or more (a read
-    // is not recorded on them; a write at the same site keeps it) or a
-    // record of the same kind (record()'s first case).
+    // The usual records, inline, as record() keeps them: the granule holds
+    // one record at most, and
+    //  - none: the access takes the first slot;
+    //  - this procedure's write of these bytes or more, and this is a
+    //    read: not recorded on them;
+    //  - this procedure's record of the same kind, at the same site or of
+    //    no more bytes: it takes this access's site and bytes;
+    //  - another procedure's write, and this is a read: the read takes
+    //    the second slot.
     Record &First = C.Slot[0];
     if (__builtin_expect(C.Slot[1].empty() && C.Slot[2].empty(), true)) {
       if (First.empty()) {
         First.set(Me, Site, Write, Mask);
         return;
       }
-      if (First.Strand == Me && First.write() && (Mask & ~First.mask()) == 0 &&
-          (!Write || First.site() == Site))
+      if (First.Strand == Me) {
+        if (First.write() == Write) {
+          if (First.site() == Site) {
+            First.set(Me, Site, Write,
+                      static_cast<std::uint8_t>(First.mask() | Mask));
+            return;
+          }
+          if ((First.mask() & ~Mask) == 0) {
+            First.set(Me, Site, Write, Mask);
+            return;
+          }
+        } else if (!Write && (Mask & ~First.mask()) == 0) {
+          return;
+        }
+      } else if (!Write && First.write()) {
+        C.Slot[1].set(Me, Site, false, Mask);
         return;
+      }
     }
     record(C, Me, Site, Write, Mask);
   }
