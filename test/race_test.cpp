@@ -271,6 +271,47 @@ TEST_F(Race, SixteenBytesAndRanges) {
   EXPECT_EQ(races(), 2u);
 }
 
+// The access filter: a read dropped after its procedure's own write, and
+// repeated 16-byte reads dropped, find what the full checks would.
+TEST_F(Race, FilteredAccessesKeepTheRaces) {
+  std::uint32_t F = __weft_race_enter();
+  __weft_race_spawn(F);
+  __tsan_write8(&Words[0]);
+  __tsan_read16(&Words[2]);
+  __tsan_read16(&Words[2]); // a repeat
+  __weft_race_continue(F);
+  __tsan_write8(&Words[0]); // races with the child's write
+  EXPECT_EQ(races(), 1u);
+  __tsan_read8(&Words[0]); // its own write holds the bytes: no new race
+  __tsan_read4(&Words[0]);
+  EXPECT_EQ(races(), 1u);
+  __tsan_write16(&Words[2]); // races with the child's reads, both granules
+  EXPECT_EQ(races(), 2u);
+  __weft_race_sync(F);
+  __weft_race_exit(F);
+}
+
+__attribute__((noinline)) void readRange(void *P, unsigned long Size) {
+  __tsan_read_range(P, Size); // one code address for every size
+  asm volatile("");            // (not a tail call, which would return past it)
+}
+
+// A range at the same code but of another size is not a repeat: the record
+// takes its site (and size).
+TEST_F(Race, RangeOfAnotherSizeIsRecorded) {
+  alignas(16) static unsigned char B[16];
+  std::uint32_t F = __weft_race_enter();
+  __weft_race_spawn(F);
+  static volatile unsigned long Sizes[] = {16, 8}; // not constants: one copy
+  readRange(B, Sizes[0]);                          // of readRange
+  readRange(B, Sizes[1]);
+  __weft_race_continue(F);
+  __tsan_write1(&B[0]);
+  __weft_race_exit(F);
+  ASSERT_EQ(races(), 1u);
+  EXPECT_EQ(detector().sites().siteOf(detector().races()[0].Earlier).Size, 8u);
+}
+
 TEST_F(Race, MemIntrinsicsAreRangeAccesses) {
   static char Src[100], Dst[100];
   std::uint32_t F = __weft_race_enter();
