@@ -40,6 +40,7 @@
 #include "finish/PostSplit.h"
 #include "shared/RuntimeABI.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IRBuilder.h"
@@ -52,13 +53,13 @@ using namespace llvm;
 namespace weft {
 namespace {
 
-/// Whether \p F spawns in race mode: it calls the spawn hook.
-bool spawnsInRace(const Function &F, const Function *SpawnHook) {
-  for (const User *U : SpawnHook->users())
-    if (const auto *Call = dyn_cast<CallInst>(U);
-        Call && Call->getFunction() == &F)
-      return true;
-  return false;
+/// The functions that spawn in race mode: those that call the spawn hook.
+SmallPtrSet<const Function *, 16> spawnersInRace(const Function &SpawnHook) {
+  SmallPtrSet<const Function *, 16> Spawners;
+  for (const User *U : SpawnHook.users())
+    if (const auto *Call = dyn_cast<CallInst>(U))
+      Spawners.insert(Call->getFunction());
+  return Spawners;
 }
 
 /// The bytes \p End ends the life of, or 0 if unknown.
@@ -124,12 +125,13 @@ bool forgetDeadSlotsInRace(Module &M) {
   if (!SpawnHook)
     return false;
   const DataLayout &DL = M.getDataLayout();
+  SmallPtrSet<const Function *, 16> Spawners = spawnersInRace(*SpawnHook);
   bool Changed = false;
   for (Function &F : M) {
     if (F.isDeclaration() || !F.hasFnAttribute(Attribute::SanitizeThread))
       continue;
     Changed |= forgetRestoredStack(F);
-    if (spawnsInRace(F, SpawnHook))
+    if (Spawners.contains(&F))
       Changed |= forgetEndedSlots(F, DL);
   }
   return Changed;
