@@ -19,6 +19,9 @@
 //                               after this pass (RaceFrame.cpp), and
 //                               dead stack slots forgotten by the
 //                               detector (RaceDeadSlots.cpp)
+//   weft-race-ranges            race mode only, last: a straight run's
+//                               accesses to one range checked by one call
+//                               (RaceRanges.cpp)
 //
 // The clean-up and the rethrows run with weft-finish<clean-up> only, as at
 // any -O but -O0. In the pipeline the steps pass on what they learn: which
@@ -120,8 +123,14 @@ PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (Race) {
     Changed |= hideFramesFromSanitizer(M);
     Changed |= forgetDeadSlotsInRace(M);
+    // After the dead slots' calls, which end runs.
+    Changed |= checkAccessRunsAsRanges(M);
   }
   return preserved(Changed);
+}
+
+PreservedAnalyses RaceRangesPass::run(Module &M, ModuleAnalysisManager &) {
+  return preserved(checkAccessRunsAsRanges(M));
 }
 
 PreservedAnalyses RaceFramePass::run(Module &M, ModuleAnalysisManager &) {

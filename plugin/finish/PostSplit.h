@@ -70,6 +70,13 @@ public:
   static bool isRequired() { return true; }
 };
 
+/// "weft-race-ranges": checkAccessRunsAsRanges (race mode only).
+class RaceRangesPass : public llvm::PassInfoMixin<RaceRangesPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
 /// "weft-frame-to-stack": placeFramesOnStack, which also sinks each
 /// frame's initialisation.
 class FrameToStackPass : public llvm::PassInfoMixin<FrameToStackPass> {
@@ -148,6 +155,13 @@ bool hideFramesFromSanitizer(llvm::Module &M);
 /// the parallel children of a loop may reuse a temporary's address
 /// (RaceDeadSlots.cpp). Returns true if it changed anything.
 bool forgetDeadSlotsInRace(llvm::Module &M);
+
+/// In race mode, last: in each straight run of code, the loads (stores)
+/// of one base pointer and source location that together touch one
+/// contiguous range are checked by one call of the detector instead of
+/// ThreadSanitizer's one per access (RaceRanges.cpp). Returns true if it
+/// changed anything.
+bool checkAccessRunsAsRanges(llvm::Module &M);
 
 /// Once \p Frame (a fast clone's coroutine frame) is an alloca: moves the
 /// stores that initialise it off the paths that never use it

@@ -151,31 +151,122 @@ void Detector::accessRange(std::uintptr_t Address, std::size_t Size,
                            bool Write, std::uintptr_t Pc) {
   if (Size == 0)
     return;
-  // Granule by granule through the filter, as a one-granule access: a
-  // vectorized loop's 16-byte accesses repeat as its 8-byte ones would.
-  auto Size32 = static_cast<std::uint32_t>(std::min<std::size_t>(Size, UINT32_MAX));
-  std::uint32_t Me = Bags.current() + 1;
-  SiteId Site = 0;
-  bool HaveSite = false;
   std::uintptr_t End = Address + Size; // one past the last byte
-  std::uintptr_t Base = Address & ~(kGranule - 1);
-  unsigned First = unsigned(Address - Base);
-  for (; Base < End; Base += kGranule, First = 0) {
-    unsigned Last = End - Base >= kGranule ? 7 : unsigned(End - Base - 1);
-    std::uint8_t Mask = bytesMask(First, Last);
-    std::uintptr_t Granule = Base >> kGranuleShift;
-    FilterEntry &E = filterSlot(Granule);
-    if (filtered(E, Granule, Mask, Write, Pc, Size32))
-      continue;
-    Cell *C = TheShadow.cell(Base);
-    if (!C)
+  // A range of one or two pages that repeats, unchanged, is dropped whole.
+  RangeFilterEntry *Kept = nullptr;
+  if (((End - 1) >> kPageShift) - (Address >> kPageShift) <= 1) {
+    Kept = &rangeFilterSlot(Address, Pc);
+    if (Kept->Address == Address && Kept->Pc == Pc && Kept->Size == Size &&
+        Kept->Stack == Current && Kept->Epoch == Epoch &&
+        Kept->Write == Write && Kept->FirstVersion == versionOf(Address) &&
+        Kept->LastVersion == versionOf(End - 1))
       return;
-    if (!HaveSite) {
-      Site = TheSites.site(Current, Pc, Size32);
-      HaveSite = true;
+  }
+  checkRange(Address, End, Write, Pc);
+  if (Kept)
+    *Kept = RangeFilterEntry{Address, Pc,    Size,
+                             Current, Epoch, versionOf(Address),
+                             versionOf(End - 1), Write};
+}
+
+void Detector::checkRange(std::uintptr_t Address, std::uintptr_t End,
+                          bool Write, std::uintptr_t Pc) {
+  auto Size32 = static_cast<std::uint32_t>(
+      std::min<std::uintptr_t>(End - Address, UINT32_MAX));
+  std::uintptr_t Base = Address & ~(kGranule - 1);
+  // A first granule the range starts inside of, and a last one it ends
+  // inside of, as one-granule accesses; the whole granules between them
+  // by runs of cells.
+  if (Base != Address) {
+    unsigned Last = End - Base >= kGranule ? 7 : unsigned(End - Base - 1);
+    granule(Base >> kGranuleShift, bytesMask(unsigned(Address - Base), Last),
+            Write, Pc, Size32);
+    Base += kGranule;
+  }
+  std::uintptr_t WholeEnd = End & ~(kGranule - 1);
+  if (Base < WholeEnd) {
+    RangeCheck Range{Bags.current() + 1, TheSites.site(Current, Pc, Size32),
+                     Pc, Size32, Write};
+    while (Base < WholeEnd) {
+      std::size_t Granules = 0;
+      Cell *C = TheShadow.cells(Base, (WholeEnd - Base) >> kGranuleShift,
+                                Granules);
+      if (!C)
+        return;
+      wholeGranules(C, Granules, Base >> kGranuleShift, Range);
+      Base += Granules << kGranuleShift;
     }
-    checkGranule(*C, Mask, Write, Base, Me, Site);
-    E = FilterEntry{Granule, Pc, Current, Epoch, Size32, Mask, Write};
+  }
+  if (Base < End)
+    granule(Base >> kGranuleShift, bytesMask(0, unsigned(End - Base - 1)),
+            Write, Pc, Size32);
+}
+
+/// Whether a read of all of a granule's bytes by procedure \p Me (its id
+/// plus one) finds no race and changes nothing (record()'s rules): every
+/// write there is Me's or serially before Me, every read is by a
+/// procedure logically parallel with Me, which Feng and Leiserson's rule
+/// keeps over a later reader, and together Me's writes and those reads
+/// cover the 8 bytes, on which a read is not recorded.
+inline bool Detector::readChangesNothing(const Cell &C, std::uint32_t Me) {
+  std::uint8_t Covered = 0;
+  for (const Record &R : C.Slot) {
+    if (R.empty())
+      continue;
+    if (R.Strand == kIgnoredStrand)
+      return false;
+    if (R.write()) {
+      if (R.Strand == Me)
+        Covered |= R.mask();
+      else if (parallel(R.Strand))
+        return false;
+    } else if (R.Strand == Me || !parallel(R.Strand)) {
+      return false;
+    } else {
+      Covered |= R.mask();
+    }
+  }
+  return Covered == 0xff;
+}
+
+/// The usual whole granule of a range is one whose records already say
+/// what checking it would leave: only this procedure's record of this
+/// kind and site on all 8 bytes, or, for a read, only this procedure's
+/// write of all 8 bytes; or, for a read, only parallel procedures' reads
+/// (readChangesNothing()). Nothing can race there and nothing changes, so
+/// neither the check nor the filter is needed. The next most usual is the
+/// same range checked again with no hook in between, among other
+/// procedures' records (a row of a matrix that parallel procedures read):
+/// the filter drops it, as it drops a repeated one-granule access. The
+/// rest are checked in full, and their filter entries become this
+/// access's.
+void Detector::wholeGranules(Cell *Cells, std::size_t Count,
+                             std::uintptr_t FirstGranule,
+                             const RangeCheck &Range) {
+  Record Same;
+  Same.set(Range.Me, Range.Site, Range.Write, 0xff);
+  const std::uint64_t Unchanged = Same.packed();
+  constexpr std::uint64_t KindAndMask = std::uint64_t(0x1ff) << 32;
+  const std::uint64_t OwnWrite = Range.Me | KindAndMask;
+  for (std::size_t I = 0; I < Count; ++I) {
+    const Cell &C = Cells[I];
+    std::uint64_t First = C.Slot[0].packed();
+    bool Alone = (C.Slot[1].packed() | C.Slot[2].packed()) == 0;
+    if (__builtin_expect(Alone, true) &&
+        (First == Unchanged ||
+         (!Range.Write && (First & (0xffffffffu | KindAndMask)) == OwnWrite)))
+      continue;
+    if (!Range.Write && readChangesNothing(C, Range.Me))
+      continue;
+    std::uintptr_t Granule = FirstGranule + I;
+    FilterEntry &E = filterSlot(Granule);
+    if (filtered(E, Granule, 0xff, Range.Write, Range.Pc, Range.Size))
+      continue;
+    checkGranule(Cells[I], 0xff, Range.Write, Granule << kGranuleShift,
+                 Range.Me, Range.Site);
+    E = FilterEntry{Granule, Range.Pc,   Current,    Epoch,
+                    Range.Size, 0xff, Range.Write};
+    touched(Granule << kGranuleShift);
   }
 }
 

@@ -133,6 +133,7 @@ public:
       return;
     checkGranule(*C, Mask, Write, Base, Bags.current() + 1,
                  TheSites.site(Current, Pc, Size));
+    touched(Base);
     filterSlot(Granule) = FilterEntry{Granule, Pc, Current, Epoch, Size, Mask,
                                       Write};
   }
@@ -176,6 +177,20 @@ private:
 
   void accessRange(std::uintptr_t Address, std::size_t Size, bool Write,
                    std::uintptr_t Pc);
+  void checkRange(std::uintptr_t Address, std::uintptr_t End, bool Write,
+                  std::uintptr_t Pc);
+  /// What a range's whole granules are checked as: one site and procedure.
+  struct RangeCheck {
+    std::uint32_t Me;
+    SiteId Site;
+    std::uintptr_t Pc;
+    std::uint32_t Size;
+    bool Write;
+  };
+  __attribute__((always_inline)) bool readChangesNothing(const Cell &C,
+                                                         std::uint32_t Me);
+  void wholeGranules(Cell *Cells, std::size_t Count,
+                     std::uintptr_t FirstGranule, const RangeCheck &Range);
   __attribute__((always_inline)) void
   checkGranule(Cell &C, std::uint8_t Mask, bool Write, std::uintptr_t Base,
                     std::uint32_t Me, SiteId Site) {
@@ -249,6 +264,8 @@ private:
         E = MemoEntry{};
       for (FilterEntry &E : Filter)
         E = FilterEntry{};
+      for (RangeFilterEntry &E : RangeFilter)
+        E = RangeFilterEntry{};
       Epoch = 1;
     }
   }
@@ -313,6 +330,41 @@ private:
       return true;
     return E.Pc == Pc && E.Stack == Current && E.Write == Write &&
            E.Size == Size;
+  }
+  /// A version per page of memory (hashed: pages that share a slot share
+  /// a version), advanced by every check that did not go through a
+  /// filter, since such a check may change the page's records.
+  static constexpr unsigned kPageShift = 12;
+  static constexpr unsigned kVersionBits = 14;
+  std::uint32_t Versions[std::size_t(1) << kVersionBits] = {};
+  std::uint32_t &versionOf(std::uintptr_t Address) {
+    return Versions[(std::uint64_t(Address >> kPageShift) *
+                     0x9e3779b97f4a7c15ull) >>
+                    (64 - kVersionBits)];
+  }
+  void touched(std::uintptr_t Address) { ++versionOf(Address); }
+  /// The last range access checked in full at each code address and start
+  /// (hashed), with the versions of the one or two pages it spans: the
+  /// same range again, by the same code and call stack, in the same epoch,
+  /// with both versions unchanged, finds the records it left itself, so
+  /// its check would find nothing new and change nothing
+  /// (rangeFiltered()).
+  static constexpr unsigned kRangeFilterBits = 10;
+  struct RangeFilterEntry {
+    std::uintptr_t Address = 0;
+    std::uintptr_t Pc = 0;
+    std::size_t Size = 0;
+    StackId Stack = 0;
+    std::uint32_t Epoch = 0;
+    std::uint32_t FirstVersion = 0;
+    std::uint32_t LastVersion = 0;
+    bool Write = false;
+  };
+  RangeFilterEntry RangeFilter[std::size_t(1) << kRangeFilterBits];
+  RangeFilterEntry &rangeFilterSlot(std::uintptr_t Address, std::uintptr_t Pc) {
+    return RangeFilter[((std::uint64_t(Address) ^ (std::uint64_t(Pc) << 17)) *
+                        0x9e3779b97f4a7c15ull) >>
+                       (64 - kRangeFilterBits)];
   }
   std::uint32_t Epoch = 1;
   std::vector<Race> Races;

@@ -45,6 +45,10 @@ struct Record {
     Strand = S;
     Bits = Site << 9 | std::uint32_t(Write) << 8 | Mask;
   }
+  /// The record as one word: Strand in the low half, Bits in the high.
+  std::uint64_t packed() const {
+    return std::uint64_t(Strand) | std::uint64_t(Bits) << 32;
+  }
   void setMask(std::uint8_t Mask) {
     if (Mask == 0)
       Strand = Bits = 0;
@@ -81,6 +85,18 @@ public:
     if (!Cells)
       return nullptr;
     return Cells + ((Address & (kChunkBytes - 1)) >> kGranuleShift);
+  }
+
+  /// The cell of the granule at \p Address (granule-aligned) and, in
+  /// \p Run, how many of the next \p Granules granules' cells follow it
+  /// contiguously (those of the same MiB); maps them if needed. Null as
+  /// cell() is.
+  Cell *cells(std::uintptr_t Address, std::size_t Granules, std::size_t &Run) {
+    Cell *First = cell(Address);
+    std::uintptr_t LeftInChunk =
+        (kChunkBytes - (Address & (kChunkBytes - 1))) >> kGranuleShift;
+    Run = Granules < LeftInChunk ? Granules : LeftInChunk;
+    return First;
   }
 
   /// Forgets the history of [Begin, End): memory that died (freed heap,

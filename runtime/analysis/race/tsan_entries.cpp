@@ -9,6 +9,10 @@
 // updates and reads, and the memory intrinsics, which access their whole
 // ranges and then do their work. The atomics are in tsan_atomics.cpp.
 //
+// It also defines Weft's own range checks, which the plugin emits instead
+// of ThreadSanitizer's calls for a straight run of accesses to one range
+// (plugin/finish/RaceRanges.cpp).
+//
 // An access's code address is where its __tsan_ call returns to, in the
 // instrumented function; its call stack is the function entries' (each
 // passes the address its function returns to).
@@ -86,6 +90,13 @@ void __tsan_read_range(void *A, unsigned long Size) {
   check(A, Size, false, WEFT_RA);
 }
 void __tsan_write_range(void *A, unsigned long Size) {
+  check(A, Size, true, WEFT_RA);
+}
+
+void __weft_race_read_range(const void *A, std::uint64_t Size) {
+  check(A, Size, false, WEFT_RA);
+}
+void __weft_race_write_range(void *A, std::uint64_t Size) {
   check(A, Size, true, WEFT_RA);
 }
 
