@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 extern "C" {
 void __tsan_func_entry(void *);
@@ -408,6 +409,35 @@ TEST_F(Race, RangeAcrossShadowChunks) {
   __weft_race_exit(F);
   EXPECT_EQ(races(), 3u);
   std::free(Buffer);
+}
+
+// A stack node keeps the innermost kStackDepth frames, what a report
+// shows: a deep recursion from two call sites in random order makes at
+// most one node per window of frames, and each node gives its window,
+// innermost first.
+TEST(RaceSites, StacksKeepTheirInnermostFrames) {
+  using weft::race::kRootStack;
+  using weft::race::kStackDepth;
+  using weft::race::StackId;
+  weft::race::Sites Sites;
+  std::vector<std::uintptr_t> Calls; // return addresses, outermost first
+  std::vector<StackId> Stacks{kRootStack};
+  std::uint64_t Random = 42;
+  for (int Depth = 0; Depth < 5000; ++Depth) {
+    Random = Random * 6364136223846793005ull + 1442695040888963407ull;
+    std::uintptr_t Pc = 0x1000 + (Random >> 63) * 0x10;
+    Calls.push_back(Pc);
+    Stacks.push_back(Sites.child(Stacks.back(), Pc));
+    std::vector<std::uintptr_t> Want(
+        Calls.rbegin(),
+        Calls.rbegin() + std::min<std::size_t>(Calls.size(), kStackDepth));
+    ASSERT_EQ(Sites.pcs(Stacks.back(), kStackDepth + 3), Want) << Depth;
+  }
+  // Returning and calling again finds the same nodes.
+  for (int Depth = 4999; Depth > 4000; --Depth)
+    ASSERT_EQ(Sites.child(Stacks[Depth], Calls[Depth]), Stacks[Depth + 1]);
+  // Windows of 1 to kStackDepth frames over two call sites, and the root.
+  EXPECT_LE(Sites.stacks(), (std::size_t(2) << kStackDepth) - 1);
 }
 
 TEST_F(Race, MemIntrinsicsAreRangeAccesses) {

@@ -29,8 +29,8 @@
 namespace weft::race {
 namespace {
 
-/// Frames shown per access.
-constexpr std::size_t kStackFrames = 8;
+/// Frames shown per access: its own and those its stack node keeps.
+constexpr std::size_t kStackFrames = kStackDepth + 1;
 
 struct Frame {
   std::string Function; // "??" when unknown

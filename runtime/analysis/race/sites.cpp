@@ -12,7 +12,7 @@ Sites::Sites() { reset(); }
 
 void Sites::reset() {
   Nodes.clear();
-  Nodes.push_back(Node{kRootStack, 0});
+  Nodes.push_back(Node{kRootStack, kRootStack, 0, 0});
   Children.clear();
   SiteTable.clear();
   SiteTable.push_back(Site{0, kRootStack, 0}); // kUnknownSite
@@ -24,12 +24,27 @@ void Sites::reset() {
 }
 
 StackId Sites::childSlow(StackId Parent, std::uintptr_t Pc) {
-  auto [It, New] = Children.try_emplace({Parent, Pc}, StackId(Nodes.size()));
-  if (New)
-    Nodes.push_back(Node{Parent, Pc});
+  const Node &From = Nodes[Parent];
+  StackId Id = intern(From.Depth == kStackDepth ? From.Shorter : Parent, Pc);
   CacheEntry &E = StackCache[hash(Parent, Pc) & (kCache - 1)];
-  E = CacheEntry{Pc, Parent, It->second, 0, true};
-  return It->second;
+  E = CacheEntry{Pc, Parent, Id, 0, true};
+  return Id;
+}
+
+StackId Sites::intern(StackId Parent, std::uintptr_t Pc) {
+  auto It = Children.find({Parent, Pc});
+  if (It != Children.end())
+    return It->second;
+  // [Pc, Parent's frames] without its outermost frame is [Pc, Parent's
+  // without its outermost]; a recursion at most kStackDepth deep, since
+  // each step is a frame shorter.
+  StackId Shorter = Parent == kRootStack
+                        ? kRootStack
+                        : intern(Nodes[Parent].Shorter, Pc);
+  auto Id = StackId(Nodes.size());
+  Nodes.push_back(Node{Parent, Shorter, Pc, Nodes[Parent].Depth + 1});
+  Children.emplace(std::make_pair(std::uint64_t(Parent), Pc), Id);
+  return Id;
 }
 
 SiteId Sites::siteSlow(StackId Stack, std::uintptr_t Pc, std::uint32_t Size) {

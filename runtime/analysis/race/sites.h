@@ -4,14 +4,18 @@
 // cell has 4 bytes for it: the call stacks are interned. Every function
 // entry (__tsan_func_entry(pc), pc being where it returns to in its caller)
 // moves the thread's current stack node to the child of the current one
-// for that pc, in a trie of all the stacks seen; an access's site is
-// (stack node, access pc, size), interned too, and a cell keeps its number
-// with 23 bits. Both lookups go through a small direct-mapped cache first,
+// for that pc, in a trie of the stacks seen; an access's site is (stack
+// node, access pc, size), interned too, and a cell keeps its number with
+// 23 bits. Both lookups go through a small direct-mapped cache first,
 // since a loop repeats the same few.
 //
-// The trie and the sites are never pruned: they grow with the number of
-// distinct stacks and access sites of the code, not with its data (a
-// recursion adds a node per depth and call site).
+// A report shows the innermost kStackDepth frames of a stack, so that is
+// all a node stands for: the child of a node that already holds
+// kStackDepth frames drops its outermost one (Node::Shorter, the same
+// frames but that one). So the trie grows with the distinct windows of
+// kStackDepth frames the code has, not with the depth or the shape of a
+// recursion, whose every call would otherwise be a stack of its own. It
+// and the sites are never pruned.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_RUNTIME_ANALYSIS_RACE_SITES_H
@@ -29,6 +33,8 @@ using SiteId = std::uint32_t;
 
 /// The stack of no function (the root of the trie).
 inline constexpr StackId kRootStack = 0;
+/// The innermost frames of a call stack that a stack node keeps.
+inline constexpr unsigned kStackDepth = 7;
 /// The site used when the 23 bits of site numbers run out.
 inline constexpr SiteId kUnknownSite = 0;
 inline constexpr SiteId kMaxSite = (1u << 23) - 1;
@@ -69,6 +75,8 @@ public:
   }
 
   const Site &siteOf(SiteId Id) const { return SiteTable[Id]; }
+  /// Stack nodes so far, the root among them.
+  std::size_t stacks() const { return Nodes.size(); }
   /// The pcs of Stack, innermost first, at most Max.
   std::vector<std::uintptr_t> pcs(StackId Stack, std::size_t Max) const;
 
@@ -83,9 +91,14 @@ private:
     std::uint32_t Size = 0;
     bool Valid = false;
   };
+  /// A stack: the call at Pc (its return address) from the stack Parent,
+  /// Depth frames in all, at most kStackDepth; Shorter is the node of the
+  /// same frames but the outermost.
   struct Node {
     StackId Parent;
+    StackId Shorter;
     std::uintptr_t Pc;
+    unsigned Depth;
   };
   struct PairHash {
     std::size_t operator()(const std::pair<std::uint64_t, std::uintptr_t> &K) const {
@@ -105,6 +118,9 @@ private:
   }
 
   StackId childSlow(StackId Parent, std::uintptr_t Pc);
+  /// The node of the call at Pc from Parent, which holds fewer than
+  /// kStackDepth frames.
+  StackId intern(StackId Parent, std::uintptr_t Pc);
   SiteId siteSlow(StackId Stack, std::uintptr_t Pc, std::uint32_t Size);
 
   std::vector<Node> Nodes;
