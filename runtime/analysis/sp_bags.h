@@ -61,12 +61,18 @@
 //
 // Memory. A procedure's node must stay as long as a shadow cell may name
 // it, and a shadow cell may name any procedure that ever ran, so this
-// forest keeps every node: 5 bytes per procedure ever entered (4 for the
+// forest keeps every node it makes: 5 bytes per procedure (4 for the
 // parent, 1 for rank and kind), at most twice that while a vector doubles;
-// 10^8 procedures take about 500 MB. Ids run out after 2^32 - 1
-// procedures, and the program then stops with a message. (A detector that
-// wants less could renumber: sweep its shadow memory, map each named id to
-// its set's root, and rebuild a forest of the roots only.)
+// 10^8 procedures take about 500 MB. But a procedure gets its node only
+// when its id is first asked for (current(), which the detector asks when
+// it checks one of the procedure's accesses): until then its S-bag holds
+// only what it called and synced with, and the node joins it when made,
+// which makes the same sets as a node made at entry would. So procedures
+// that access nothing the detector sees, like the inner calls of a
+// recursion that only computes, take no memory. Ids run out after 2^32 -
+// 1 nodes, and the program then stops with a message. (A detector that
+// wants less could renumber: sweep its shadow memory, map each named id
+// to its set's root, and rebuild a forest of the roots only.)
 //
 // Access histories. For a location, the detector needs only the last
 // writer and one reader (AccessHistory below): a write races with the
@@ -106,10 +112,10 @@ public:
   }
 
   /// The current procedure spawns a child, which becomes current.
-  ProcedureId enterSpawned() { return enter(/*Spawned=*/true); }
+  void enterSpawned() { enter(/*Spawned=*/true); }
   /// The current procedure calls a procedure (or opens a cilk_scope or a
   /// cilk_for loop), which becomes current; its return will be serial.
-  ProcedureId enterCalled() { return enter(/*Spawned=*/false); }
+  void enterCalled() { enter(/*Spawned=*/false); }
 
   /// The current procedure syncs: its outstanding children now precede it.
   void sync() {
@@ -132,8 +138,16 @@ public:
   }
 
   /// The procedure whose strand runs now: what a shadow cell records with
-  /// an access.
-  ProcedureId current() const { return Active.back().Self; }
+  /// an access. Its node is made the first time this is asked and joins
+  /// its S-bag, where it would have been from its entry.
+  ProcedureId current() {
+    Frame &F = Active.back();
+    if (__builtin_expect(F.Self == kNoProcedure, false)) {
+      F.Self = newProcedure();
+      F.SBag = unite(F.SBag, F.Self, Kind::S);
+    }
+    return F.Self;
+  }
 
   /// Whether everything procedure Earlier has done so far is serially
   /// before the current point; false if it is logically parallel with it.
@@ -144,7 +158,8 @@ public:
   }
   bool parallel(ProcedureId Earlier) { return !precedes(Earlier); }
 
-  /// Procedures entered so far, the outermost one included.
+  /// Procedures given a node so far (current()), the outermost one
+  /// included.
   std::size_t procedures() const { return Parents.size(); }
   /// Procedures active now, the outermost one included.
   std::size_t depth() const { return Active.size(); }
@@ -160,8 +175,8 @@ private:
 
   /// An active procedure and the roots of its bags.
   struct Frame {
-    ProcedureId Self;
-    ProcedureId SBag;
+    ProcedureId Self; // kNoProcedure until current() asks
+    ProcedureId SBag; // kNoProcedure while empty
     ProcedureId PBag; // kNoProcedure while empty
     bool Spawned;
   };
@@ -170,10 +185,8 @@ private:
   static constexpr std::uint8_t kPBagBit = 0x80;
   static constexpr std::uint8_t kRankMask = 0x7f;
 
-  ProcedureId enter(bool Spawned) {
-    ProcedureId Self = newProcedure();
-    Active.push_back(Frame{Self, Self, kNoProcedure, Spawned});
-    return Self;
+  void enter(bool Spawned) {
+    Active.push_back(Frame{kNoProcedure, kNoProcedure, kNoProcedure, Spawned});
   }
 
   /// A new one-node set, an S-bag: the new procedure's S(F') = {F'}.
