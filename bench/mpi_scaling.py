@@ -6,7 +6,8 @@ Each configuration is one mpirun command line; rounds are interleaved (round
 r runs every configuration once) so that the noise of a shared machine
 falls on all of them alike. The time is the sort's own, between two
 barriers, as sample_sort prints it on stderr (the slowest rank's, as the
-barrier makes it); mpirun's start-up is left out. Every run's stdout must
+barrier makes it), with its phases (the local sort, the exchange, the
+merge of the received runs); mpirun's start-up is left out. Every run's stdout must
 be the serial elision's, or the script fails. It prints a Markdown table of
 medians, each with its speedup over the serial elision, and the load
 average before and after (other work on the machine shows there).
@@ -40,7 +41,8 @@ CONFIGS = [
      ["--bind-to", "core"], "sample_sort"),
 ]
 
-TIME = re.compile(r"sample sort: ([0-9.]+) s")
+TIME = re.compile(r"sample sort: ([0-9.]+) s .*local sort ([0-9.]+) s, "
+                  r"exchange ([0-9.]+) s, merge ([0-9.]+) s")
 
 
 def environment():
@@ -54,7 +56,8 @@ def environment():
 
 
 def run_once(example_dir, keys, config, env):
-    """One run: (stdout, seconds)."""
+    """One run: its stdout, and the seconds of the sort and of its three
+    phases (each the slowest rank's)."""
     _, ranks, workers, options, binary = config
     command = (["mpirun", "-np", str(ranks), "-x", "WEFT_NWORKERS=%d" % workers]
                + options + [os.path.join(example_dir, binary), str(keys)])
@@ -64,7 +67,7 @@ def run_once(example_dir, keys, config, env):
     if done.returncode != 0 or not match:
         sys.exit("failed: %s\n%s%s" % (" ".join(command), done.stdout,
                                        done.stderr))
-    return done.stdout, float(match.group(1))
+    return done.stdout, [float(match.group(i)) for i in range(1, 5)]
 
 
 def load_average():
@@ -95,17 +98,21 @@ def main():
             times[config[0]].append(seconds)
         print("round %d of %d done" % (round_ + 1, args.runs), file=sys.stderr)
 
-    serial = statistics.median(times[CONFIGS[0][0]])
+    serial = statistics.median(t[0] for t in times[CONFIGS[0][0]])
     print("%d keys, median of %d interleaved runs, `nproc` = %d, load "
           "average %s before and %s after\n" % (
               args.keys, args.runs, len(os.sched_getaffinity(0)), load_before,
               load_average()))
-    print("| configuration | median (s) | min-max (s) | speedup over serial |")
-    print("|---|---|---|---|")
+    print("| configuration | median (s) | min-max (s) | speedup over serial "
+          "| local sort, exchange, merge: medians (s) |")
+    print("|---|---|---|---|---|")
     for name, *_ in CONFIGS:
-        median = statistics.median(times[name])
-        print("| %s | %.3f | %.3f-%.3f | %.2f |" % (
-            name, median, min(times[name]), max(times[name]), serial / median))
+        totals = [t[0] for t in times[name]]
+        median = statistics.median(totals)
+        phases = ", ".join("%.3f" % statistics.median(t[i] for t in times[name])
+                           for i in range(1, 4))
+        print("| %s | %.3f | %.3f-%.3f | %.2f | %s |" % (
+            name, median, min(totals), max(totals), serial / median, phases))
 
 
 if __name__ == "__main__":

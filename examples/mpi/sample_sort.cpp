@@ -37,6 +37,9 @@ using psort::Key;
 /// Regular samples per rank: enough that no rank receives much more than
 /// N / P keys, few enough that sorting P times this many is negligible.
 constexpr int kSamplesPerRank = 128;
+/// MPI counts are ints, and regular sampling can send a rank up to about
+/// twice its share: shares stay below 2^30 keys.
+constexpr std::uint64_t kMostKeysPerRank = 1ull << 30;
 
 /// splitmix64's finaliser: the keys, and the hash in the checksums.
 Key mix(Key x) {
@@ -130,21 +133,41 @@ std::vector<Key> exchange(const std::vector<Key> &sorted,
   return received;
 }
 
+/// Seconds this rank spent in each phase of the sort.
+struct Phases {
+  double localSort = 0, exchange = 0, merge = 0;
+};
+
 /// Sorts the keys spread over the ranks: afterwards each rank's keys are
 /// sorted and no key on a rank exceeds any key on the next. This function
 /// calls MPI and does not spawn; the spawning happens in psort's functions,
 /// and each returns on the thread that called it.
-std::vector<Key> sampleSort(std::vector<Key> keys, const World &w) {
+std::vector<Key> sampleSort(std::vector<Key> keys, const World &w,
+                            Phases &phases) {
+  double start = MPI_Wtime();
   std::vector<Key> tmp(keys.size());
   psort::sort(keys.data(), tmp.data(), keys.size());
+  double sorted = MPI_Wtime();
+  phases.localSort = sorted - start;
   if (w.size == 1)
     return keys;
   std::vector<Key> splitters = chooseSplitters(keys, w);
   std::vector<std::size_t> runOffsets;
   std::vector<Key> received = exchange(keys, splitters, w, runOffsets);
+  double exchanged = MPI_Wtime();
+  phases.exchange = exchanged - sorted;
   tmp.resize(received.size());
   psort::mergeRuns(received.data(), tmp.data(), runOffsets.data(), 0, w.size);
+  phases.merge = MPI_Wtime() - exchanged;
   return received;
+}
+
+/// On rank 0, each phase's longest time over the ranks (the exchange's
+/// includes waiting for the slowest local sort).
+Phases slowestPhases(const Phases &mine) {
+  double in[3] = {mine.localSort, mine.exchange, mine.merge}, out[3] = {};
+  MPI_Reduce(in, out, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  return Phases{out[0], out[1], out[2]};
 }
 
 /// What rank 0 needs to check the order across ranks.
@@ -179,12 +202,10 @@ const char *checkOrder(const std::vector<Key> &keys, const World &w) {
 
 /// A checksum of the sorted sequence as a whole, key by global position:
 /// the same for any split of the sequence over ranks.
-std::uint64_t orderChecksum(const std::vector<Key> &keys) {
+std::uint64_t orderChecksum(const std::vector<Key> &keys, const World &w) {
   std::uint64_t mine = keys.size(), first = 0;
   MPI_Exscan(&mine, &first, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0)
+  if (w.rank == 0)
     first = 0; // MPI_Exscan leaves rank 0's result undefined
   std::uint64_t sum = 0;
   for (std::size_t i = 0; i < keys.size(); ++i)
@@ -208,14 +229,16 @@ int run(std::uint64_t n, const World &w) {
 
   MPI_Barrier(MPI_COMM_WORLD);
   double start = MPI_Wtime();
-  std::vector<Key> sorted = sampleSort(std::move(keys), w);
+  Phases phases;
+  std::vector<Key> sorted = sampleSort(std::move(keys), w, phases);
   MPI_Barrier(MPI_COMM_WORLD);
   double seconds = MPI_Wtime() - start;
+  Phases slowest = slowestPhases(phases);
 
   const char *error = checkOrder(sorted, w);
   std::uint64_t count = globalSum(sorted.size());
   std::uint64_t after = globalSum(multisetSum(sorted));
-  std::uint64_t checksum = orderChecksum(sorted);
+  std::uint64_t checksum = orderChecksum(sorted, w);
   int mainThread = onMainThread(), allMainThread = 0;
   MPI_Reduce(&mainThread, &allMainThread, 1, MPI_INT, MPI_LAND, 0,
              MPI_COMM_WORLD);
@@ -234,8 +257,11 @@ int run(std::uint64_t n, const World &w) {
   std::printf("sample sort: %" PRIu64 " keys sorted, checksum %016" PRIx64
               "\n",
               n, checksum);
-  std::fprintf(stderr, "sample sort: %.4f s (ranks %d, workers per rank %u)\n",
-               seconds, w.size, weft_get_nworkers());
+  std::fprintf(stderr,
+               "sample sort: %.4f s (ranks %d, workers per rank %u; slowest "
+               "local sort %.4f s, exchange %.4f s, merge %.4f s)\n",
+               seconds, w.size, weft_get_nworkers(), slowest.localSort,
+               slowest.exchange, slowest.merge);
   return 0;
 }
 
@@ -256,6 +282,9 @@ int main(int argc, char **argv) {
     if (w.rank == 0)
       std::printf("sample sort: needs at least %d keys per rank\n",
                   kSamplesPerRank);
+  } else if (n / w.size >= kMostKeysPerRank) {
+    if (w.rank == 0)
+      std::printf("sample sort: at most 2^30 keys per rank\n");
   } else {
     status = run(n, w);
   }
