@@ -35,6 +35,8 @@ CONFIGS = [
     ("1 rank x 2 workers", 1, 2, ["--bind-to", "none"], "sample_sort"),
     ("2 ranks x 1 worker (bound to a core each)", 2, 1, ["--bind-to", "core"],
      "sample_sort"),
+    ("2 ranks x 1 worker (unbound)", 2, 1, ["--bind-to", "none"],
+     "sample_sort"),
     ("2 ranks x 2 workers (oversubscribed, unbound)", 2, 2,
      ["--bind-to", "none"], "sample_sort"),
     ("2 ranks x 2 workers (both on the rank's core)", 2, 2,
