@@ -57,8 +57,8 @@ struct AfterSync {
 /// last and goes on past it itself.
 static long spawnAndSync(AfterSync *seen) {
   long before = threadId();
-  long x = cilk_spawn fib(8);
-  long y = fib(16);
+  long x = cilk_spawn fib(4);
+  long y = fib(12);
   cilk_sync;
   seen->otherThread = threadId() != before;
   seen->threadMain = isThreadMain();
@@ -83,11 +83,11 @@ int main(int argc, char **argv) {
     long before = threadId();
     AfterSync seen;
     long sum = spawnAndSync(&seen);
-    keptThread &= threadId() == before && sum == 21 + 987;
+    keptThread &= threadId() == before && sum == 3 + 144;
     keptMain &= isThreadMain();
     sawOther |= seen.otherThread;
     sawNotMain |= seen.otherThread && !seen.threadMain;
-    if (call >= 100 && sawOther && sawNotMain)
+    if (call >= 20 && sawOther && sawNotMain)
       break;
     if (std::chrono::steady_clock::now() > deadline)
       break;

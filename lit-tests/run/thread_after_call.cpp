@@ -35,10 +35,10 @@ static long fib(long n) {
 /// that a thief that takes it usually reaches the sync last.
 static bool continuesElsewhere() {
   std::thread::id before = std::this_thread::get_id();
-  long x = cilk_spawn fib(8);
-  long y = fib(16);
+  long x = cilk_spawn fib(4);
+  long y = fib(12);
   cilk_sync;
-  return std::this_thread::get_id() != before && x + y == 21 + 987;
+  return std::this_thread::get_id() != before && x + y == 3 + 144;
 }
 
 struct Seen {
@@ -46,7 +46,7 @@ struct Seen {
   bool otherAfterSync = false;
 };
 
-/// A caller that does not spawn: calls until it has seen (b), at least 100
+/// A caller that does not spawn: calls until it has seen (b), at least 20
 /// times, for at most 60 seconds.
 static Seen callRepeatedly() {
   Seen seen;
@@ -55,7 +55,7 @@ static Seen callRepeatedly() {
     std::thread::id before = std::this_thread::get_id();
     seen.otherAfterSync |= continuesElsewhere();
     seen.keptThread &= std::this_thread::get_id() == before;
-    if ((call >= 100 && seen.otherAfterSync) ||
+    if ((call >= 20 && seen.otherAfterSync) ||
         std::chrono::steady_clock::now() > deadline)
       break;
   }
