@@ -17,11 +17,19 @@
 #   %cmake-configure   cmake with this build's generator, to configure a project
 #   %cmake             cmake
 #   %bare-clang, %bare-clangxx  clang-19 with no Weft flags at all
+# For the MPI tests (mpi/):
+#   %mpirun            the mpiexec CMake's FindMPI found
+#   %mpi-example       the build directory of examples/mpi (sample_sort and
+#                      its serial elision sample_sort_serial)
+#   %mpi-cxxflags, %mpi-libs  what compiles and links a program against MPI
 # Features: gcc (gcc and g++ are on PATH); weft-race-archive (this build
 # tree holds lib/libweft_race.a, the race detector's archive that
-# `--weft-race` links: the weft_race target).
+# `--weft-race` links: the weft_race target); mpi (the build found MPI and
+# built examples/mpi, and mpiexec runs); openmpi (that MPI is Open MPI, for
+# tests that use its mpirun options).
 import os
 import shutil
+import subprocess
 import lit.formats
 
 config.name = "Weft"
@@ -71,3 +79,43 @@ if shutil.which("gcc", path=config.environment["PATH"]) and \
     config.available_features.add("gcc")
 if os.path.exists(os.path.join(config.weft_lib_dir, "libweft_race.a")):
     config.available_features.add("weft-race-archive")
+
+
+def mpi_missing():
+    """Why the MPI tests cannot run here, or None when they can."""
+    if config.weft_have_mpi != "ON":
+        return ("the build found no MPI (scripts/setup.sh installs Open MPI; "
+                "then reconfigure)")
+    if not os.access(config.mpiexec, os.X_OK):
+        return "mpiexec {} is not there".format(config.mpiexec)
+    if not os.path.exists(os.path.join(config.mpi_example_dir, "sample_sort")):
+        return ("examples/mpi is not built in {} (build the weft_mpi_example "
+                "target)".format(config.mpi_example_dir))
+    return None
+
+
+def mpi_is_open_mpi():
+    try:
+        out = subprocess.run([config.mpiexec, "--version"], capture_output=True,
+                             text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    # Open MPI's mpiexec names its launcher, OpenRTE; its mpirun also.
+    return "Open MPI" in out or "OpenRTE" in out
+
+
+mpi_why_not = mpi_missing()
+if mpi_why_not:
+    lit_config.note("MPI tests (mpi/) are unsupported: " + mpi_why_not)
+else:
+    config.available_features.add("mpi")
+    if mpi_is_open_mpi():
+        config.available_features.add("openmpi")
+    # Open MPI refuses to start as root unless told it is meant.
+    if os.getuid() == 0:
+        config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+        config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+config.substitutions.append(("%mpirun", config.mpiexec))
+config.substitutions.append(("%mpi-example", config.mpi_example_dir))
+config.substitutions.append(("%mpi-cxxflags", config.mpi_cxxflags))
+config.substitutions.append(("%mpi-libs", config.mpi_libs))

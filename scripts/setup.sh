@@ -8,6 +8,7 @@ packages=(
   clang-19 llvm-19-dev libclang-19-dev llvm-19-tools libclang-rt-19-dev
   libboost-context-dev libgtest-dev
   libtbb-dev libomp-19-dev gnuplot-nox   # benchmark peers and plots
+  libopenmpi-dev openmpi-bin             # examples/mpi and its tests
 )
 
 missing=()
