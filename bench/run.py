@@ -14,7 +14,7 @@ noise of a shared machine falls on all of them alike; the table reports
 medians, ratios to the serial elision, and peak RSS. Results must agree with
 the serial elision, or the run fails.
 
-  bench/run.py [--runs N] [--only fib,...] [--workers 1,2]
+  bench/run.py [--runs N] [--only fib,...] [--workers 1,2] [--lace PATH]
   bench/run.py --grain-sweep [1,16,...] [--runs N] [--workers 1,2]
   bench/run.py --workspan [--only fib,...] [--workers 1,2]
   bench/run.py --bounds [--runs N] [--only fib,...]
@@ -34,6 +34,15 @@ against the work-stealing bounds (T_P <= T1/P + c*T_inf, steals O(P*T_inf),
 S_P <= P*S1), with an input-size sweep of fib and cilksort, and writes them
 between the bounds markers of docs/benchmarks.md. --no-write prints instead
 of writing docs/ in every mode.
+
+--lace PATH (or WEFT_BENCH_LACE=PATH) names a checkout of Lace
+(github.com/trolando/lace): its own fib benchmark (benchmarks/fib/fib-lace.c)
+is built with its CMake files by clang-19 in Release (-O3) under
+build/bench/lace, run in the same interleaved rounds at fib's n and every
+--workers count, checked against the serial elision, and added to the
+results table as a "Lace fib" row below fib's. Without a checkout the row is
+left out and one line says so. Lace's program times RUN(pfib, n) after
+lace_start(), so its pool's start-up is outside its time (Weft's is inside).
 
 Needs build/ (scripts/build.sh) and the peers from scripts/setup.sh.
 """
@@ -94,6 +103,35 @@ def build(names):
     return binaries
 
 
+def build_lace(checkout):
+    """Builds Lace's fib benchmark from the checkout with its own CMake files
+    and clang-19 (Release: -O3), under OUT_DIR/lace; returns the binary."""
+    if not os.path.exists(os.path.join(checkout, "benchmarks", "fib", "fib-lace.c")):
+        sys.exit(f"--lace {checkout}: not a Lace checkout (no benchmarks/fib/fib-lace.c)")
+    build_dir = os.path.join(OUT_DIR, "lace")
+    llvm_bin = os.path.dirname(CLANGXX)
+    subprocess.run(["cmake", "-S", checkout, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
+                    "-DCMAKE_C_COMPILER=" + os.path.join(llvm_bin, "clang"),
+                    "-DCMAKE_CXX_COMPILER=" + CLANGXX, "-DLACE_BUILD_TESTS=OFF"],
+                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["cmake", "--build", build_dir, "--target", "fib-lace"], check=True,
+                   stdout=subprocess.DEVNULL)
+    return os.path.join(build_dir, "benchmarks", "fib-lace")
+
+
+def run_lace_once(binary, args, workers):
+    """Runs Lace's fib, which prints "fib(n) = r" and "Time: seconds"; it
+    reports no peak RSS (and getrusage's would include the forking parent's)."""
+    proc = subprocess.run([binary, "-w", str(workers), *args], capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"{binary} -w {workers} {' '.join(args)} failed ({proc.returncode}): "
+                 f"{proc.stderr}")
+    lines = proc.stdout.splitlines()
+    result = next(l.split("=", 1)[1].strip() for l in lines if l.startswith("fib("))
+    seconds = next(float(l.split(":", 1)[1]) for l in lines if l.startswith("Time:"))
+    return result, seconds, None
+
+
 def run_once(binary, args, workers):
     env = dict(os.environ, WEFT_NWORKERS=str(workers), OMP_NUM_THREADS=str(workers),
                BENCH_THREADS=str(workers))
@@ -119,7 +157,8 @@ def measure(binaries, names, workers, runs):
     configs = list(configurations(binaries, names, workers))
     for r in range(runs):
         for name, variant, p, binary in configs:
-            result, seconds, rss = run_once(binary, BENCHMARKS[name][0], p)
+            runner = run_lace_once if variant == "lace" else run_once
+            result, seconds, rss = runner(binary, BENCHMARKS[name][0], p)
             samples.setdefault((name, variant, p), []).append((result, seconds, rss))
         print(f"bench: round {r + 1}/{runs} done", file=sys.stderr)
     medians = {}
@@ -128,7 +167,8 @@ def measure(binaries, names, workers, runs):
         expected = samples[(key[0], "serial", 1)][0][0]
         if results != {expected}:
             sys.exit(f"{key}: results {results} differ from the serial elision's {expected}")
-        medians[key] = (statistics.median(v[1] for v in values), max(v[2] for v in values))
+        rss = [v[2] for v in values if v[2] is not None]
+        medians[key] = (statistics.median(v[1] for v in values), max(rss) if rss else None)
     return medians
 
 
@@ -253,10 +293,27 @@ def write_table(medians, names, workers, runs, command, out):
         rss_w = max(medians[(name, "weft", p)][1] for p in workers)
         row.append(f"{rss_w / 1024:.1f} / {rss_s / 1024:.1f}")
         lines.append("| " + " | ".join(row) + " |")
+        if (name, "lace", 1) in medians:
+            lines.append(lace_row(medians, name, workers, len(head)))
     if out:
         splice(out, "\n".join(lines) + "\n")
     else:
         print("\n".join(lines))
+
+
+def lace_row(medians, name, workers, columns):
+    """The "Lace fib" row: Lace's times in the Weft columns, its ratios to the
+    same serial elision, and Lace's T_P over Weft's in the peer column."""
+    pmax = max(workers)
+    ts = medians[(name, "serial", 1)][0]
+    t1 = medians[(name, "lace", 1)][0]
+    tp = medians[(name, "lace", pmax)][0]
+    row = [f"Lace fib: {name}({BENCHMARKS[name][0][0]}), trolando/lace fib-lace, clang-19 -O3",
+           fmt(ts), *(fmt(medians[(name, "lace", p)][0]) for p in workers),
+           f"{t1 / ts:.2f}", f"{t1 / tp:.2f}"]
+    row += ["-"] * (columns - len(row) - 2)
+    row += [f"{tp / medians[(name, 'weft', pmax)][0]:.2f}x (Lace)", "-"]
+    return "| " + " | ".join(row) + " |"
 
 
 def write_plot(medians, names, workers, out_png):
@@ -306,6 +363,11 @@ def main():
                     help="set T1, T2, span, steals and RSS against the bounds instead")
     ap.add_argument("--no-write", action="store_true",
                     help="print the tables, leave docs/ as it is")
+    ap.add_argument("--lace", metavar="PATH", default=os.environ.get("WEFT_BENCH_LACE"),
+                    help="a checkout of trolando/lace (default: $WEFT_BENCH_LACE): build "
+                    "its fib with clang-19 -O3 and add a \"Lace fib\" row to the results "
+                    "table, run in the same rounds at fib's n and each P; left out "
+                    "when not given")
     a = ap.parse_args()
     # A folder without an entry would silently drop out of the table.
     folders = sorted(d for d in os.listdir(os.path.join(ROOT, "bench"))
@@ -335,6 +397,11 @@ def main():
         grain_sweep(grains, workers, a.runs, command, None if a.no_write else a.out)
         return
     binaries = build(names)
+    if "fib" in names and a.lace:
+        binaries[("fib", "lace")] = build_lace(os.path.abspath(a.lace))
+    elif "fib" in names:
+        print("bench: no Lace checkout (--lace PATH or WEFT_BENCH_LACE): "
+              "the Lace fib row is left out", file=sys.stderr)
     medians = measure(binaries, names, workers, a.runs)
     if a.no_write:
         write_table(medians, names, workers, a.runs, command, None)
