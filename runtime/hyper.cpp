@@ -18,16 +18,17 @@
 // storage is the leftmost strand's view in every program.
 //
 // In the leftmost strand a lookup is the key itself, as before. Elsewhere
-// it finds the Hyper (a per-thread cache, then the registry under a lock)
-// and the strand's view of it (__weft_reducer_lookup). The cache is
-// emptied whenever a reducer is unregistered anywhere, since its address
-// may then key a new one.
+// it finds the Hyper (a per-thread cache, then the registry: 64 shards by
+// address, each under its own lock) and the strand's view of it
+// (__weft_reducer_lookup). A cache entry is dropped once a reducer of its
+// shard is unregistered, since its address may then key a new one.
 //
 // Views other than the leftmost are destroyed by R, as in OpenCilk: the
 // runtime frees their storage after R and calls no destructor.
 //
 //===----------------------------------------------------------------------===//
 
+#include "cache_line.h"
 #include "views.h"
 #include "worker.h"
 
@@ -73,31 +74,34 @@ Hyper *newHyper(void *Key, std::size_t Size, std::size_t Align, IdentityFn I,
   return H;
 }
 
-/// Registered reducers by key. Never destroyed: the map outlives every
-/// static reducer, and its entries stay reachable for leak checkers.
-struct Registry {
+/// Registered reducers by key, in shards by the key's address, each with
+/// its own lock and its own generation, so that workers registering and
+/// unregistering local reducers at once meet only when their keys share a
+/// shard. Never destroyed: the shards outlive every static reducer, and
+/// their entries stay reachable for leak checkers.
+struct alignas(kCacheLineBytes) Shard {
   std::mutex Lock;
   std::unordered_map<void *, Hyper *> ByKey;
+  /// Incremented by each unregistration of one of the shard's keys: a
+  /// thread's cache entry is valid only for the generation it was filled
+  /// in, since the key's address may then key a new reducer.
+  std::atomic<unsigned long> Generation{0};
 };
-Registry &registry() {
-  static Registry *R = new Registry();
-  return *R;
-}
+constexpr unsigned kShards = 64;
 
-/// Incremented by each unregistration: a thread's cache is valid only for
-/// the generation it was filled in.
-std::atomic<unsigned long> Generation{0};
+Shard &shardOf(void *Key) {
+  static Shard *Shards = new Shard[kShards];
+  auto Bits = reinterpret_cast<std::uintptr_t>(Key);
+  return Shards[((Bits >> 4) ^ (Bits >> 12)) & (kShards - 1)];
+}
 
 constexpr unsigned kCacheSize = 8;
 struct CacheEntry {
   void *Key;
   Hyper *H;
+  unsigned long Generation; // its shard's, when filled
 };
-struct Cache {
-  unsigned long Generation = 0;
-  CacheEntry Entries[kCacheSize] = {};
-};
-thread_local Cache ThreadCache;
+thread_local CacheEntry ThreadCache[kCacheSize];
 
 unsigned slotOf(void *Key) {
   return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(Key) >> 3) &
@@ -108,27 +112,22 @@ unsigned slotOf(void *Key) {
 /// a static or global reducer seen outside the leftmost strand.
 Hyper *findHyper(void *Key, std::size_t Size, std::size_t Align, IdentityFn I,
                  ReduceFn R) {
-  Cache &C = ThreadCache;
+  Shard &S = shardOf(Key);
   // Acquire: pairs with the release increment of an unregistration, after
   // which this thread must not use a Hyper it cached before.
-  unsigned long Now = Generation.load(std::memory_order_acquire);
-  if (C.Generation != Now) {
-    C = Cache();
-    C.Generation = Now;
-  }
-  CacheEntry &E = C.Entries[slotOf(Key)];
-  if (E.Key == Key)
+  unsigned long Now = S.Generation.load(std::memory_order_acquire);
+  CacheEntry &E = ThreadCache[slotOf(Key)];
+  if (E.Key == Key && E.Generation == Now)
     return E.H;
-  Registry &Reg = registry();
   Hyper *H;
   {
-    std::lock_guard<std::mutex> Guard(Reg.Lock);
-    Hyper *&Slot = Reg.ByKey[Key];
+    std::lock_guard<std::mutex> Guard(S.Lock);
+    Hyper *&Slot = S.ByKey[Key];
     if (!Slot)
       Slot = newHyper(Key, Size, Align, I, R);
     H = Slot;
   }
-  E = {Key, H};
+  E = {Key, H, Now};
   return H;
 }
 
@@ -161,16 +160,16 @@ void *__weft_hyper_lookup(void *Key, std::size_t Size, std::size_t Align,
 void *__weft_hyper_register(void *Key, std::size_t Size, std::size_t Align,
                             IdentityFn I, ReduceFn R) {
   Hyper *H = newHyper(Key, Size, Align, I, R);
+  Shard &S = shardOf(Key);
   Hyper *Old;
   {
-    Registry &Reg = registry();
-    std::lock_guard<std::mutex> Guard(Reg.Lock);
-    Hyper *&Slot = Reg.ByKey[Key];
+    std::lock_guard<std::mutex> Guard(S.Lock);
+    Hyper *&Slot = S.ByKey[Key];
     Old = Slot; // a static one at a reused address, or a leaked local
     Slot = H;
   }
   if (Old)
-    Generation.fetch_add(1, std::memory_order_release);
+    S.Generation.fetch_add(1, std::memory_order_release);
   __weft_reducer_register(&H->Base, Key);
   return Key;
 }
@@ -179,20 +178,20 @@ void *__weft_hyper_register(void *Key, std::size_t Size, std::size_t Align,
 /// key: folds the calling strand's view into the variable, then forgets it.
 void __weft_hyper_unregister(void **KeySlot) {
   void *Key = *KeySlot;
+  Shard &S = shardOf(Key);
   Hyper *H = nullptr;
   {
-    Registry &Reg = registry();
-    std::lock_guard<std::mutex> Guard(Reg.Lock);
-    auto It = Reg.ByKey.find(Key);
-    if (It != Reg.ByKey.end()) {
+    std::lock_guard<std::mutex> Guard(S.Lock);
+    auto It = S.ByKey.find(Key);
+    if (It != S.ByKey.end()) {
       H = It->second;
-      Reg.ByKey.erase(It);
+      S.ByKey.erase(It);
     }
   }
   if (!H)
     return;
   // Release: a thread that sees the new generation drops its cached H.
-  Generation.fetch_add(1, std::memory_order_release);
+  S.Generation.fetch_add(1, std::memory_order_release);
   __weft_reducer_unregister(&H->Base);
   delete H;
 }
