@@ -156,10 +156,7 @@ void Detector::accessRange(std::uintptr_t Address, std::size_t Size,
   RangeFilterEntry *Kept = nullptr;
   if (((End - 1) >> kPageShift) - (Address >> kPageShift) <= 1) {
     Kept = &rangeFilterSlot(Address, Pc);
-    if (Kept->Address == Address && Kept->Pc == Pc && Kept->Size == Size &&
-        Kept->Stack == Current && Kept->Epoch == Epoch &&
-        Kept->Write == Write && Kept->FirstVersion == versionOf(Address) &&
-        Kept->LastVersion == versionOf(End - 1))
+    if (rangeFiltered(*Kept, Address, Size, Write, Pc))
       return;
   }
   checkRange(Address, End, Write, Pc);
@@ -259,14 +256,11 @@ void Detector::wholeGranules(Cell *Cells, std::size_t Count,
     if (!Range.Write && readChangesNothing(C, Range.Me))
       continue;
     std::uintptr_t Granule = FirstGranule + I;
-    FilterEntry &E = filterSlot(Granule);
-    if (filtered(E, Granule, 0xff, Range.Write, Range.Pc, Range.Size))
+    if (filtered(filterSlot(Granule), Granule, 0xff, Range.Write, Range.Pc,
+                 Range.Size))
       continue;
-    checkGranule(Cells[I], 0xff, Range.Write, Granule << kGranuleShift,
-                 Range.Me, Range.Site);
-    E = FilterEntry{Granule, Range.Pc,   Current,    Epoch,
-                    Range.Size, 0xff, Range.Write};
-    touched(Granule << kGranuleShift);
+    checkInFull(Cells[I], Granule, 0xff, Range.Write, Range.Pc, Range.Size,
+                Range.Me, Range.Site);
   }
 }
 

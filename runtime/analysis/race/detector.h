@@ -127,12 +127,21 @@ public:
                                                 std::uint8_t Mask, bool Write,
                                                 std::uintptr_t Pc,
                                                 std::uint32_t Size) {
-    std::uintptr_t Base = Granule << kGranuleShift;
-    Cell *C = TheShadow.cell(Base);
+    Cell *C = TheShadow.cell(Granule << kGranuleShift);
     if (!C)
       return;
-    checkGranule(*C, Mask, Write, Base, Bags.current() + 1,
-                 TheSites.site(Current, Pc, Size));
+    checkInFull(*C, Granule, Mask, Write, Pc, Size, Bags.current() + 1,
+                TheSites.site(Current, Pc, Size));
+  }
+  /// Checks and records a granule's part of an access, which may change
+  /// its records: its page's version moves on, and its filter entry
+  /// becomes this access's.
+  __attribute__((always_inline)) void
+  checkInFull(Cell &C, std::uintptr_t Granule, std::uint8_t Mask, bool Write,
+              std::uintptr_t Pc, std::uint32_t Size, std::uint32_t Me,
+              SiteId Site) {
+    std::uintptr_t Base = Granule << kGranuleShift;
+    checkGranule(C, Mask, Write, Base, Me, Site);
     touched(Base);
     filterSlot(Granule) = FilterEntry{Granule, Pc, Current, Epoch, Size, Mask,
                                       Write};
@@ -365,6 +374,15 @@ private:
     return RangeFilter[((std::uint64_t(Address) ^ (std::uint64_t(Pc) << 17)) *
                         0x9e3779b97f4a7c15ull) >>
                        (64 - kRangeFilterBits)];
+  }
+  /// Whether \p E, the range filter's entry, says that this range access
+  /// finds the records it left itself.
+  bool rangeFiltered(const RangeFilterEntry &E, std::uintptr_t Address,
+                     std::size_t Size, bool Write, std::uintptr_t Pc) {
+    return E.Address == Address && E.Pc == Pc && E.Size == Size &&
+           E.Stack == Current && E.Epoch == Epoch && E.Write == Write &&
+           E.FirstVersion == versionOf(Address) &&
+           E.LastVersion == versionOf(Address + Size - 1);
   }
   std::uint32_t Epoch = 1;
   std::vector<Race> Races;
