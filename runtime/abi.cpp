@@ -102,25 +102,31 @@ extern "C" {
 /// starts the pool) on its first spawn. The fast path inlined into fast
 /// clones (fast_path.cpp) comes here when the thread is new or its ring
 /// looks full.
-void __weft_push(void *Frame) {
+std::int64_t __weft_push(void *Frame) {
   Worker *W = current_or_new_worker();
-  W->deque.push(asFrame(Frame));
+  std::int64_t Mark = W->deque.push(asFrame(Frame));
   W->stats.spawns.add();
   if (push_needs_hooks())
     __weft_after_push(W);
+  return Mark;
 }
 
 /// What a push must do besides pushing when push_needs_hooks(): wake a
 /// sleeping worker, so that the new work does not wait for its timeout,
-/// and in stress mode give thieves a window.
-void __weft_after_push(void *WorkerPtr) {
+/// and in stress mode give thieves a window. Thieves move only the top,
+/// so the deque's bottom is still the push's mark.
+std::int64_t __weft_after_push(void *WorkerPtr) {
+  auto *W = static_cast<Worker *>(WorkerPtr);
   wake_one_if_sleeping();
   if (detail::StressMode)
-    stressPoint(static_cast<Worker *>(WorkerPtr));
+    stressPoint(W);
+  return W->deque.owner_bottom();
 }
 
 /// Takes back the frame the caller pushed; false if a thief took it.
-bool __weft_pop(void) { return current_worker()->deque.pop_owned(); }
+bool __weft_pop(std::int64_t Mark) {
+  return current_worker()->deque.pop_owned(Mark);
+}
 
 /// A child's pop failed (contracts: weft/runtime_abi.def).
 void __weft_spawn_stolen(void *FramePtr) {

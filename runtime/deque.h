@@ -69,15 +69,19 @@ public:
   Deque(const Deque &) = delete;
   Deque &operator=(const Deque &) = delete;
 
-  /// Owner only. Never fails: grows the ring when full.
-  void push(T X) {
-    if (!try_push(X))
-      push_slow(X);
+  /// Owner only. Never fails: grows the ring when full. Returns the push's
+  /// mark, for pop_owned().
+  std::int64_t push(T X) {
+    std::int64_t Mark;
+    if (!try_push(X, Mark))
+      Mark = push_slow(X);
+    return Mark;
   }
 
-  /// Owner only. Pushes unless the ring looks full. The spawn path inlines
-  /// this much (runtime/fast_path.cpp) and calls push() when it fails.
-  bool try_push(T X) {
+  /// Owner only. Pushes unless the ring looks full, and sets \p Mark to the
+  /// push's mark. The spawn path inlines this much (runtime/fast_path.cpp)
+  /// and calls push() when it fails.
+  bool try_push(T X, std::int64_t &Mark) {
     std::int64_t B = bottom_.load(std::memory_order_relaxed);
     // The limit comes from a stale top, which only makes the ring look
     // fuller (top never decreases), so the push reads the thieves' cache
@@ -85,6 +89,7 @@ public:
     if (B >= push_limit_)
       return false;
     publish(ring_.load(std::memory_order_relaxed), B, X);
+    Mark = B + 1;
     return true;
   }
 
@@ -100,11 +105,38 @@ public:
   /// Owner only. As pop() != T(), without reading the element: whether the
   /// newest element came back or a thief took it. This is the fast clone's
   /// pop after every spawned call, inlined there (runtime/fast_path.cpp).
+  ///
+  /// \p Mark is what the push of that element returned: bottom right after
+  /// it, which is bottom again when the pop comes, unless a thief took the
+  /// element (then a failed pop above it may have moved bottom, or the pop
+  /// may even run on another thread's deque). The pop stores Mark - 1
+  /// without waiting for a load of bottom: every push and pop of a thread
+  /// stores bottom, so loading it back here would chain each spawn to the
+  /// one before through a store-to-load forwarding (docs/benchmarks.md has
+  /// the measurement). The load still happens, but only to confirm the
+  /// mark, which the processor predicts; when bottom is not the mark, the
+  /// pop is the plain one below.
+  bool pop_owned(std::int64_t Mark) {
+    if (__builtin_expect(bottom_.load(std::memory_order_relaxed) != Mark, 0))
+      return pop_owned();
+    std::int64_t B = Mark - 1, T0;
+    if (__builtin_expect(reserve(B, T0), 1))
+      return true;
+    return pop_fenced(B) != T();
+  }
+
+  /// Owner only. pop_owned(Mark) without a mark: takes bottom as it is.
   bool pop_owned() {
     std::int64_t B, T0;
     if (__builtin_expect(reserve_bottom(B, T0), 1))
       return true;
     return pop_fenced(B) != T();
+  }
+
+  /// Owner only: bottom, which only the owner moves: after a push, that
+  /// push's mark.
+  std::int64_t owner_bottom() const {
+    return bottom_.load(std::memory_order_relaxed);
   }
 
   /// Any thread but the owner. Takes the oldest element into \p Out.
@@ -226,7 +258,8 @@ private:
   /// Owner only: push() when try_push() refused, because the ring looked
   /// full or the push would pass the recorded peak. Takes a fresh look at
   /// top, grows the ring if it really is full, and records the new size.
-  void push_slow(T X) {
+  /// Returns the push's mark.
+  std::int64_t push_slow(T X) {
     ++slow_pushes_;
     std::int64_t B = bottom_.load(std::memory_order_relaxed);
     // Acquire: a slot below `top` may be reused only after the thief that
@@ -241,6 +274,7 @@ private:
       // Relaxed: only the owner writes; readers want a statistic.
       peak_.store(B + 1 - Top, std::memory_order_relaxed);
     arm_peak_trap(Top);
+    return B + 1;
   }
 
   /// Owner only: sets the private bound on bottom from \p Top, a top the
@@ -265,6 +299,12 @@ private:
   /// and loads top again (fence.h).
   bool reserve_bottom(std::int64_t &B, std::int64_t &T0) {
     B = bottom_.load(std::memory_order_relaxed) - 1;
+    return reserve(B, T0);
+  }
+
+  /// Owner only: reserve_bottom() with the new bottom \p B given (bottom
+  /// minus one, which the caller knows without loading it).
+  bool reserve(std::int64_t B, std::int64_t &T0) {
     // Relaxed: thieves order this store against their read of bottom with
     // the fence pair, not with release/acquire.
     bottom_.store(B, std::memory_order_relaxed);

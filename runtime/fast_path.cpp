@@ -8,7 +8,9 @@
 // emitted (plugin/finish/FastPath.cpp), as OpenCilk inlines its ABI bitcode. What
 // is left per spawn is one thread-local read, the deque's owner-side loads
 // and stores, a counter and one flag test in the push; one thread-local
-// read, a store, a compiler barrier and a load in the pop.
+// read, a store, a compiler barrier and a load in the pop, which takes the
+// push's mark (bottom after the push) rather than waiting for bottom to be
+// loaded back (Deque::pop_owned).
 //
 // The bodies are Deque's own owner operations (deque.h), so the runtime and
 // the inlined code cannot drift apart. Anything uncommon (a thread's first
@@ -31,20 +33,22 @@ using namespace weft;
 
 extern "C" {
 
-void __weft_push_inline(void *FramePtr) {
+std::int64_t __weft_push_inline(void *FramePtr) {
   Worker *W = detail::ThreadWorker;
+  std::int64_t Mark;
   if (__builtin_expect(W == nullptr, 0) ||
-      !W->deque.try_push(static_cast<Frame *>(FramePtr)))
+      !W->deque.try_push(static_cast<Frame *>(FramePtr), Mark))
     return __weft_push(FramePtr); // registers the thread, or grows the ring
   W->stats.spawns.add();
   if (__builtin_expect(push_needs_hooks(), 0))
-    __weft_after_push(W);
+    return __weft_after_push(W); // the mark again: not kept across the call
+  return Mark;
 }
 
-bool __weft_pop_inline(void) {
+bool __weft_pop_inline(std::int64_t Mark) {
   // Never null here: the push that this pop undoes registered the thread,
   // and a stack that moved did so to a worker.
-  return detail::ThreadWorker->deque.pop_owned();
+  return detail::ThreadWorker->deque.pop_owned(Mark);
 }
 
 } // extern "C"

@@ -279,12 +279,13 @@ TEST_P(DequeTest, PushPopPairsRaceThievesForTheLastElement) {
   RecordProperty("stolen", static_cast<int>(StolenCount));
 }
 
-// pop_owned(), the fast clone's inlined pop, reports "taken back" without
-// reading the element. Exercise both of its paths against thieves: the
-// common one, where older elements lie below the newest, and the last
+// pop_owned(Mark), the fast clone's inlined pop, reports "taken back"
+// without reading the element, and stores bottom from the push's mark
+// without loading it first. Exercise both of its paths against thieves:
+// the common one, where older elements lie below the newest, and the last
 // element's race, once the thieves have taken those.
 TEST_P(DequeTest, PopOwnedTellsTakenBackFromStolen) {
-  constexpr int Thieves = 3;
+  constexpr int Thieves = 4;
   constexpr std::uintptr_t Base = 4; // values 1..Base stay below the pairs
   const std::uintptr_t N = kStressItems / 2;
   Deque<Item> D;
@@ -295,10 +296,10 @@ TEST_P(DequeTest, PopOwnedTellsTakenBackFromStolen) {
   std::atomic<bool> Done{false};
   std::vector<std::thread> Threads = startCountingThieves(Thieves, D, Stolen, Done);
   for (std::uintptr_t I = Base + 1; I <= N + Base; ++I) {
-    D.push(item(I));
+    std::int64_t Mark = D.push(item(I));
     if (I % 64 == 0)
       std::this_thread::yield(); // a window for the thieves
-    if (D.pop_owned())
+    if (D.pop_owned(Mark))
       Owner[I].fetch_add(1, std::memory_order_relaxed);
   }
   Done.store(true, std::memory_order_release);
@@ -313,6 +314,84 @@ TEST_P(DequeTest, PopOwnedTellsTakenBackFromStolen) {
       StolenPairs += Stolen[V].load();
   }
   EXPECT_GT(StolenPairs, 0u) << "the last element's race was not exercised";
+}
+
+// The spawn pattern with nesting, as fast clones run it: push a frame,
+// push the child's frames and pop them back (each pop with its own
+// push's mark), then pop the frame. Thieves take frames from the top
+// meanwhile, so a child's pop often fails after its parent's frame was
+// stolen and moves bottom itself, and the parent's mark is then stale.
+// Each element still ends up with exactly one taker, and the deque stays
+// consistent: once the owner is done, nothing is left in it.
+TEST_P(DequeTest, NestedMarkedPopsAgreeWithThieves) {
+  constexpr int Thieves = 4;
+  constexpr int Depth = 3;
+  const std::uintptr_t Rounds = kStressItems / (2 * Depth);
+  Deque<Item> D;
+  std::vector<std::atomic<std::uint8_t>> Owner(Rounds * Depth + 1);
+  std::vector<std::atomic<std::uint8_t>> Stolen(Rounds * Depth + 1);
+  std::atomic<bool> Done{false};
+  std::vector<std::thread> Threads = startCountingThieves(Thieves, D, Stolen, Done);
+  std::uintptr_t Next = 0;
+  for (std::uintptr_t R = 0; R < Rounds; ++R) {
+    std::uintptr_t Values[Depth];
+    std::int64_t Marks[Depth];
+    for (int L = 0; L < Depth; ++L) {
+      Values[L] = ++Next;
+      Marks[L] = D.push(item(Values[L]));
+    }
+    if (R % 32 == 0)
+      std::this_thread::yield(); // a window for the thieves
+    for (int L = Depth - 1; L >= 0; --L)
+      if (D.pop_owned(Marks[L]))
+        Owner[Values[L]].fetch_add(1, std::memory_order_relaxed);
+    ASSERT_FALSE(D.maybe_nonempty()) << "round " << R;
+  }
+  Done.store(true, std::memory_order_release);
+  for (std::thread &T : Threads)
+    T.join();
+  std::uintptr_t StolenCount = 0;
+  for (std::uintptr_t V = 1; V <= Next; ++V) {
+    ASSERT_EQ(Owner[V].load() + Stolen[V].load(), 1) << "value " << V;
+    StolenCount += Stolen[V].load();
+  }
+  EXPECT_GT(StolenCount, 0u) << "no steal was exercised";
+}
+
+// A stale mark, deterministically: every frame stolen, the child's failed
+// pop leaves bottom where it found it, and the parent's pop, whose mark is
+// below that bottom, must still fail and leave the deque empty and usable.
+// The same holds for a mark that belongs to another deque (a parent whose
+// stolen child returned on another thread).
+TEST_P(DequeTest, StaleMarkFailsAndLeavesTheDequeConsistent) {
+  Deque<Item> D;
+  std::int64_t ParentMark = D.push(item(1));
+  std::int64_t ChildMark = D.push(item(2));
+  std::uintptr_t V = 0;
+  ASSERT_EQ(stealOne(D, V), StealResult::Success);
+  EXPECT_EQ(V, 1u);
+  ASSERT_EQ(stealOne(D, V), StealResult::Success);
+  EXPECT_EQ(V, 2u);
+  EXPECT_FALSE(D.pop_owned(ChildMark));
+  EXPECT_FALSE(D.pop_owned(ParentMark));
+  EXPECT_FALSE(D.maybe_nonempty());
+  EXPECT_EQ(stealOne(D, V), StealResult::Empty);
+
+  Deque<Item> Other;
+  Other.push(item(7));
+  Other.push(item(8));
+  Other.push(item(9));
+  std::int64_t ForeignMark = Other.push(item(10));
+  EXPECT_FALSE(D.pop_owned(ForeignMark));
+  EXPECT_EQ(stealOne(D, V), StealResult::Empty);
+
+  std::int64_t Mark = D.push(item(3));
+  EXPECT_TRUE(D.pop_owned(Mark));
+  Mark = D.push(item(4));
+  ASSERT_EQ(stealOne(D, V), StealResult::Success);
+  EXPECT_EQ(V, 4u);
+  EXPECT_FALSE(D.pop_owned(Mark));
+  EXPECT_FALSE(D.maybe_nonempty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Fences, DequeTest, ::testing::Values(false, true),

@@ -61,8 +61,8 @@ long fib(long n) {
 // DSO-NOT: @_ZN4weft6detail9PushHooksE = external dso_local
 
 // CALLS-LABEL: define {{.*}} @fib(
-// CALLS: call void @__weft_push(
-// CALLS: call {{.*}}i1 @__weft_pop()
+// CALLS: call i64 @__weft_push(
+// CALLS: call {{.*}}i1 @__weft_pop(i64 %
 
 // LEAF-LABEL: define {{.*}} @fib(
 // LEAF-NOT: store

@@ -44,7 +44,7 @@ long f(int n) {
 // CHECK: call void @__tsan_write8(ptr [[X:%[0-9]+]])
 // CHECK-NEXT: store i64 0, ptr [[X]]
 // CHECK-NOT: call void @__tsan_{{read|write}}4(
-// CHECK: call void @__weft_push(
+// CHECK: call i64 @__weft_push(
 // CHECK-NOT: call void @__tsan_{{read|write}}4(
 // CHECK: call void @__tsan_write8(ptr [[X]])
 // CHECK-NEXT: store i64 2, ptr [[X]]
@@ -64,7 +64,7 @@ long f(int n) {
 
 // The fast path stays out of line (FastPath.cpp): calls, no inlined deque.
 // FAST-PATH-LABEL: define {{.*}} @_Z1fi(
-// FAST-PATH: call void @__weft_push(
+// FAST-PATH: call i64 @__weft_push(
 // FAST-PATH: call i1 @__weft_pop(
 // FAST-PATH-NOT: ThreadWorker
 

@@ -9,7 +9,7 @@
 
 declare ptr @__weft_frame_alloc(i64)
 declare void @__weft_frame_free(ptr)
-declare void @__weft_push(ptr)
+declare i64 @__weft_push(ptr)
 declare i64 @child(i64)
 declare void @f.resume(ptr)
 declare void @f.destroy(ptr)
@@ -29,7 +29,7 @@ declare void @f.destroy(ptr)
 ; CHECK-NEXT:    store ptr @f.resume, ptr %weft.frame.mem
 ; CHECK-NEXT:    store ptr %weft.frame.mem, ptr %hdr
 ; CHECK-NEXT:    store i64 %n, ptr %spill
-; CHECK-NEXT:    call void @__weft_push(ptr %hdr)
+; CHECK-NEXT:    %mark = call i64 @__weft_push(ptr %hdr)
 ; CHECK-NEXT:    %n1 = load i64, ptr %spill
 ; CHECK-NEXT:    %r = call i64 @child(i64 %n1)
 ; CHECK-NEXT:    br label %exit
@@ -53,7 +53,7 @@ entry:
   br i1 %leaf, label %exit, label %spawn
 
 spawn:
-  call void @__weft_push(ptr %hdr)
+  %mark = call i64 @__weft_push(ptr %hdr)
   %n1 = load i64, ptr %spill
   %r = tail call i64 @child(i64 %n1)
   br label %exit

@@ -12,8 +12,8 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-declare void @__weft_push(ptr)
-declare i1 @__weft_pop()
+declare i64 @__weft_push(ptr)
+declare i1 @__weft_pop(i64)
 declare i64 @child(i64)
 
 ; A module without a PIC level builds an executable: the runtime's variables
@@ -28,35 +28,35 @@ declare i64 @child(i64)
 ; CHECK-NOT:     call {{.*}}@__weft_pop(
 ; CHECK-NOT:     call {{.*}}@__weft_pop_inline(
 ; OTHER-LABEL: define i64 @spawns(ptr %frame, i64 %n)
-; OTHER-NEXT:    call void @__weft_push(ptr %frame)
+; OTHER-NEXT:    %mark = call i64 @__weft_push(ptr %frame)
 define i64 @spawns(ptr %frame, i64 %n) {
-  call void @__weft_push(ptr %frame)
+  %mark = call i64 @__weft_push(ptr %frame)
   %r = call i64 @child(i64 %n)
-  %owned = call i1 @__weft_pop()
+  %owned = call i1 @__weft_pop(i64 %mark)
   %v = select i1 %owned, i64 %r, i64 0
   ret i64 %v
 }
 
 ; CHECK-LABEL: define i64 @at_o0(ptr %frame, i64 %n)
-; CHECK-NEXT:    call void @__weft_push(ptr %frame)
+; CHECK-NEXT:    %mark = call i64 @__weft_push(ptr %frame)
 ; CHECK-NEXT:    %r = call i64 @child(i64 %n)
-; CHECK-NEXT:    %owned = call i1 @__weft_pop()
+; CHECK-NEXT:    %owned = call i1 @__weft_pop(i64 %mark)
 define i64 @at_o0(ptr %frame, i64 %n) noinline optnone {
-  call void @__weft_push(ptr %frame)
+  %mark = call i64 @__weft_push(ptr %frame)
   %r = call i64 @child(i64 %n)
-  %owned = call i1 @__weft_pop()
+  %owned = call i1 @__weft_pop(i64 %mark)
   %v = select i1 %owned, i64 %r, i64 0
   ret i64 %v
 }
 
 ; CHECK-LABEL: define i64 @with_tsan(ptr %frame, i64 %n)
-; CHECK-NEXT:    call void @__weft_push(ptr %frame)
+; CHECK-NEXT:    %mark = call i64 @__weft_push(ptr %frame)
 ; CHECK-NEXT:    %r = call i64 @child(i64 %n)
-; CHECK-NEXT:    %owned = call i1 @__weft_pop()
+; CHECK-NEXT:    %owned = call i1 @__weft_pop(i64 %mark)
 define i64 @with_tsan(ptr %frame, i64 %n) sanitize_thread {
-  call void @__weft_push(ptr %frame)
+  %mark = call i64 @__weft_push(ptr %frame)
   %r = call i64 @child(i64 %n)
-  %owned = call i1 @__weft_pop()
+  %owned = call i1 @__weft_pop(i64 %mark)
   %v = select i1 %owned, i64 %r, i64 0
   ret i64 %v
 }

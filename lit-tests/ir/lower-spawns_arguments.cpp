@@ -41,28 +41,28 @@ void by_value_class(long *out) {
 // CHECK-NEXT: %[[COPY:.*]] = call ptr @__weft_statement_alloca(i64 24, i64 8, i64 [[ID]])
 // CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 8 %[[COPY]], ptr align 8 %{{.*}}, i64 24, i1 true)
 // CHECK-NEXT: call token @llvm.coro.save(
-// CHECK-NEXT: call void @__weft_push(
+// CHECK-NEXT: call i64 @__weft_push(
 // CHECK-NEXT: %[[COPY:.*]] = call ptr @__weft_statement_alloca(i64 24, i64 8, i64 [[ID]])
 // CHECK-NEXT: invoke void @_Z8take_bigPl3Big(ptr {{.*}}, ptr noundef byval(%struct.Big) align 8 %[[COPY]])
 // CHECK-NEXT: to label %[[NEXT:.*]] unwind
 // CHECK: [[NEXT]]:
 // CHECK-NEXT: %[[COPY:.*]] = call ptr @__weft_statement_alloca(i64 24, i64 8, i64 [[ID]])
 // CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 24, ptr %[[COPY]])
-// CHECK-NEXT: call i1 @__weft_pop()
+// CHECK-NEXT: call i1 @__weft_pop(i64 %
 
 // CHECK-LABEL: define {{.*}} @_Z14by_value_classPl(
 // CHECK: %[[STR:.*]] = call ptr @__weft_statement_alloca(i64 32, i64 8, i64 [[ID:[0-9]+]])
 // CHECK-NEXT: call void @llvm.lifetime.start.p0(i64 32, ptr %[[STR]])
 // CHECK: %[[STR:.*]] = call ptr @__weft_statement_alloca(i64 32, i64 8, i64 [[ID]])
 // CHECK-NEXT: invoke void @_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEC2IS3_EEmcRKS3_(ptr {{.*}}%[[STR]],
-// CHECK: call void @__weft_push(
+// CHECK: call i64 @__weft_push(
 // CHECK: %[[STR:.*]] = call ptr @__weft_statement_alloca(i64 32, i64 8, i64 [[ID]])
 // CHECK-NEXT: invoke void @_Z14by_value_classPl.weft.spawn(ptr %{{.*}}, ptr %[[STR]],
 // CHECK-NEXT: to label %[[NEXT:.*]] unwind
 // CHECK: [[NEXT]]:
 // CHECK: %[[STR:.*]] = call ptr @__weft_statement_alloca(i64 32, i64 8, i64 [[ID]])
 // CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 32, ptr %[[STR]])
-// CHECK-NEXT: call i1 @__weft_pop()
+// CHECK-NEXT: call i1 @__weft_pop(i64 %
 
 // CHECK-LABEL: define internal void @_Z14by_value_classPl.weft.spawn(
 // CHECK: call void @_Z11take_stringPlNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE(

@@ -51,18 +51,18 @@ long plain(long n) { return n + 1; }
 // LOWER: call ptr @__weft_frame_alloc(
 // LOWER: call ptr @llvm.coro.begin(
 // LOWER: %[[SAVE:.*]] = call token @llvm.coro.save(
-// LOWER-NEXT: call void @__weft_push(
+// LOWER-NEXT: %[[MARK:.*]] = call i64 @__weft_push(
 // LOWER-NEXT: %[[X:.*]] = invoke {{.*}}i64 @_Z3fibl(
 // LOWER-NEXT: to label %[[OK:.*]] unwind label %[[UNWIND:.*]]
 // LOWER: [[OK]]:
 // LOWER-NEXT: store volatile i64 %[[X]]
-// LOWER-NEXT: %[[OWNED:.*]] = call i1 @__weft_pop()
+// LOWER-NEXT: %[[OWNED:.*]] = call i1 @__weft_pop(i64 %[[MARK]])
 // LOWER-NEXT: br i1 %[[OWNED]], label %[[CONT:.*]], label %[[STOLEN:.*]]
 // LOWER: [[UNWIND]]:
 // LOWER-NEXT: landingpad
 // LOWER-NEXT: catch ptr null
 // LOWER: call void @__weft_catch(
-// LOWER-NEXT: call i1 @__weft_pop()
+// LOWER-NEXT: call i1 @__weft_pop(i64 %[[MARK]])
 // LOWER: [[STOLEN]]:
 // LOWER-NEXT: call void @__weft_spawn_stolen(
 // LOWER-NEXT: call i8 @llvm.coro.suspend(token %[[SAVE]], i1 false)
@@ -78,7 +78,7 @@ long plain(long n) { return n + 1; }
 // NOLOC-NOT: weft-spawn-loc
 
 // NOEH-LABEL: define {{.*}} @_Z3fibl(
-// NOEH: call void @__weft_push(
+// NOEH: call i64 @__weft_push(
 // NOEH-NEXT: call {{.*}}i64 @_Z3fibl(
 // NOEH-NOT: landingpad
 // NOEH-NOT: invoke
@@ -86,7 +86,7 @@ long plain(long n) { return n + 1; }
 
 // ESCAPE-LABEL: define {{.*}} @_Z3fibl(
 // ESCAPE: call void asm sideeffect "", "r,~{memory}"(ptr {{.*}}), !weft.escape
-// ESCAPE: call void @__weft_push(
+// ESCAPE: call i64 @__weft_push(
 // ESCAPE-LABEL: define internal fastcc void @_Z3fibl.resume(
 // ESCAPE-NOT: asm sideeffect
 // ESCAPE-LABEL: define internal fastcc void @_Z3fibl.destroy(

@@ -75,9 +75,9 @@ void spawning_body(long *out, int n) {
 // SPAWN: ret void
 // SPAWN-LABEL: define internal void @_Z13spawning_bodyPli.weft.pfor(ptr %ctx, i64 %lo, i64 %hi)
 // SPAWN-SAME: #[[CORO:[0-9]+]]
-// SPAWN: call void @__weft_push(
+// SPAWN: call i64 @__weft_push(
 // SPAWN: {{(call|invoke)}} {{.*}}@_Z3fibl(
-// SPAWN: call i1 @__weft_pop()
+// SPAWN: call i1 @__weft_pop(i64 %
 // SPAWN: attributes #[[CORO]] = {{{.*}}presplitcoroutine
 
 // SPLIT: define internal void @_Z13spawning_bodyPli.weft.pfor(ptr %ctx, i64 %lo, i64 %hi)

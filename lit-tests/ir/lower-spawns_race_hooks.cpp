@@ -47,8 +47,8 @@ long plain(long n) { return n + 1; }
 // CHECK: %[[REC:.*]] = call i32 @__weft_race_enter()
 // CHECK: call void @__weft_race_spawn(i32 %[[REC]])
 // CHECK-NEXT: call token @llvm.coro.save(
-// CHECK-NEXT: call void @__weft_push(
-// CHECK: %[[OWNED:.*]] = call i1 @__weft_pop()
+// CHECK-NEXT: call i64 @__weft_push(
+// CHECK: %[[OWNED:.*]] = call i1 @__weft_pop(i64 %
 // CHECK-NEXT: br i1 %[[OWNED]], label %[[CONT:.*]], label %
 // CHECK: [[CONT]]:
 // CHECK-NEXT: call void @__weft_race_continue(i32 %[[REC]])

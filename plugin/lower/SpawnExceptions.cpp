@@ -213,7 +213,8 @@ SpawnLowering::copyCleanups(ArrayRef<Instruction *> Window) {
 }
 
 /// Path 1: the unwind edge of a spawned invoke, whose normal path
-/// lowerSpawn() already built (\p Stolen is its steal point's block). When
+/// lowerSpawn() already built (\p Stolen is its steal point's block, \p
+/// Mark what its push returned). When
 /// the continuation was stolen, the victim runs \p Cleanups (from
 /// copyCleanups), counts the child done and leaves through the function's
 /// exit, as the steal point's suspend would, but without joining that
@@ -222,7 +223,8 @@ SpawnLowering::copyCleanups(ArrayRef<Instruction *> Window) {
 /// value in a phi there, live across the suspend; coro-split would store
 /// that phi to the frame only when the victim gets there, after the child,
 /// while the thief reads the slot when it resumes.
-void SpawnLowering::lowerSpawnUnwind(InvokeInst *Spawn, BasicBlock *Stolen,
+void SpawnLowering::lowerSpawnUnwind(InvokeInst *Spawn, Value *Mark,
+                                     BasicBlock *Stolen,
                                      ArrayRef<Instruction *> Cleanups) {
   LLVMContext &C = F.getContext();
   BasicBlock *Original = Spawn->getUnwindDest();
@@ -236,7 +238,7 @@ void SpawnLowering::lowerSpawnUnwind(InvokeInst *Spawn, BasicBlock *Stolen,
   B.CreateCall(RT.Catch, {Frame, B.CreateExtractValue(LP, 0)});
   // The pop must come after the child is done with the frame's deque entry
   // and before anything else: the frame may be on the deque right now.
-  Value *IsOwned = B.CreateCall(RT.Pop, {}, "weft.owned");
+  Value *IsOwned = B.CreateCall(RT.Pop, {Mark}, "weft.owned");
   BasicBlock *ToStolen =
       BasicBlock::Create(C, "weft.spawn.unwind.stolen", &F, Stolen);
   B.CreateCondBr(IsOwned, Owned, ToStolen);

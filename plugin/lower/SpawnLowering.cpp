@@ -313,7 +313,8 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
     WorkSpan->spawn(Call);
   IRBuilder<> B(Call);
   Value *Save = B.CreateCall(RT.CoroSave, {Handle}, "weft.save");
-  B.CreateCall(RT.Push, {Frame});
+  // The push's mark goes to the pop that undoes it (Deque::pop_owned).
+  Value *Mark = B.CreateCall(RT.Push, {Frame}, "weft.mark");
 
   Instruction *PopBefore = WindowEnd == Call ? First : WindowEnd->getNextNode();
   BasicBlock *Head = PopBefore->getParent();
@@ -322,7 +323,7 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
   BasicBlock *Stolen =
       BasicBlock::Create(F.getContext(), "weft.spawn.stolen", &F, Cont);
   B.SetInsertPoint(Head);
-  Value *Owned = B.CreateCall(RT.Pop, {}, "weft.owned");
+  Value *Owned = B.CreateCall(RT.Pop, {Mark}, "weft.owned");
   B.CreateCondBr(Owned, Cont, Stolen);
   if (WorkSpan)
     WorkSpan->continuation(Cont);
@@ -331,7 +332,7 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
   B.CreateCall(RT.SpawnStolen, {Frame});
   addSuspend(Stolen, Save, Cont);
   if (Invoke)
-    lowerSpawnUnwind(Invoke, Stolen, UnwindCleanups);
+    lowerSpawnUnwind(Invoke, Mark, Stolen, UnwindCleanups);
 }
 
 /// A sync: free in the fast clone; in the slow clone it waits for the

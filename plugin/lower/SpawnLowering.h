@@ -137,7 +137,8 @@ private:
   void prepareUnwinding();
   static llvm::SmallVector<llvm::Instruction *, 4>
   copyCleanups(llvm::ArrayRef<llvm::Instruction *> Window);
-  void lowerSpawnUnwind(llvm::InvokeInst *Spawn, llvm::BasicBlock *Stolen,
+  void lowerSpawnUnwind(llvm::InvokeInst *Spawn, llvm::Value *Mark,
+                        llvm::BasicBlock *Stolen,
                         llvm::ArrayRef<llvm::Instruction *> Cleanups);
   void emitRethrow(llvm::IRBuilder<> &B, llvm::BasicBlock *UnwindTo,
                    llvm::BasicBlock *Like);
