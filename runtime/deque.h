@@ -20,6 +20,24 @@
 //
 // Elements are trivially copyable and pointer-sized (frames, in Weft).
 //
+// Marks. push() returns the push's mark, bottom after it, and the fast
+// clone's pop takes it back (pop_owned(Mark)): the pop stores Mark - 1
+// instead of loading bottom to decrement it, which would wait on the store
+// of the spawn before. The argument that this changes nothing: only the
+// owner writes bottom, and between a push of element E and the pop that
+// undoes it, the owner's other pushes are each undone by a pop. A pop that
+// takes its element while older ones lie below it leaves bottom one lower;
+// a pop that finds its element stolen, or races for it as the last one,
+// leaves bottom where it found it (pop_fenced()). Both of those happen only
+// when every older element, E included, was stolen, since thieves take the
+// oldest first. So if E was not stolen, bottom is E's mark again at E's
+// pop, and storing Mark - 1 is storing the loaded bottom minus one. If E
+// was stolen, bottom may differ (a failed pop above E left it raised, or
+// E's pop runs on another thread's deque after its stack moved); the pop
+// loads bottom anyway, to compare it with the mark, and when they differ
+// it is the plain pop_owned(), as if there were no mark. The comparison
+// is a predicted branch, so the store does not wait for the load.
+//
 // Peak size. The deque records the most elements it held at once, as its
 // owner saw them when pushing, for WEFT_STATS. Counting at every push would
 // put work on the spawn path, so the owner's private bound on bottom doubles

@@ -3,9 +3,9 @@
 // The lowering emits the spawn path as calls, because coro-split must see
 // each spawned call as one call right after the push (LowerSpawns.cpp):
 //
-//   call void @__weft_push(ptr %frame)
+//   %mark = call i64 @__weft_push(ptr %frame)
 //   %r = call i64 @fib(i64 %n1)
-//   %ok = call i1 @__weft_pop()
+//   %ok = call i1 @__weft_pop(i64 %mark)
 //
 // Out of line, those two calls (each finding the thread's worker through
 // another call) are most of what a spawn costs. At the end of the pipeline,
@@ -16,11 +16,12 @@
 //
 //   %w = load ptr, ptr @llvm.threadlocal.address(@weft::detail::ThreadWorker)
 //   ... Deque::try_push: loads of bottom, top and ring, a store of the
-//   ... frame into its slot, a release store of bottom+1; a counter; one
-//   ... flag test; calls to @__weft_push etc. only when uncommon
+//   ... frame into its slot, a release store of bottom+1 (the mark); a
+//   ... counter; one flag test; calls to @__weft_push etc. only when uncommon
 //   %r = call i64 @fib(i64 %n1)
 //   %w2 = load ptr, ptr @llvm.threadlocal.address(...)   ; in a new block
-//   ... Deque::pop_owned: store of bottom-1, compiler barrier, load of top
+//   ... Deque::pop_owned(mark): store of mark-1 (bottom loaded only to
+//   ... confirm it), compiler barrier, load of top
 //
 // The thread-local reads are made opaque while inlining and put back by
 // restoreThreadLocalAddresses() afterwards, which starts a new block before

@@ -37,10 +37,10 @@
 //     %hdl = coro.begin(%id, %mem)
 //     store 0, %frame.join ...         ; zero the WeftFrame header
 //     %save = coro.save(%hdl)          ; resume index = this spawn
-//     call @__weft_push(%frame)        ; continuation now stealable
+//     %m = call i64 @__weft_push(%frame) ; continuation now stealable
 //     %x = call i64 @fib(i64 %n1)
 //     store i64 %x, ptr %x.addr        ; result lands in the frame
-//     %ok = call i1 @__weft_pop()
+//     %ok = call i1 @__weft_pop(i64 %m) ; the push's mark
 //     br %ok, %cont, %stolen
 //   stolen:                            ; a thief runs the continuation
 //     call @__weft_spawn_stolen(%frame); child done; fast clone parks

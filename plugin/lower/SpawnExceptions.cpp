@@ -18,7 +18,7 @@
 //    weft.spawn.unwind:
 //      %lp = landingpad { ptr, i32 } catch ptr null
 //      call @__weft_catch(%frame, %exn)
-//      br (call @__weft_pop()), %weft.spawn.rethrow, %weft.spawn.stolen
+//      br (call @__weft_pop(%mark)), %weft.spawn.rethrow, %weft.spawn.stolen
 //    weft.spawn.rethrow:
 //      invoke @__weft_rethrow(%frame) unwind %the.original.landing.pad
 //
