@@ -70,9 +70,9 @@ def place(asm, symbol, padding):
 
 
 class Variant:
-    def __init__(self, name, symbol, compile_asm, assemble, run_args):
+    def __init__(self, name, symbol, compile_asm, assemble, lace=False):
         self.name, self.symbol = name, symbol
-        self.compile_asm, self.assemble, self.run_args = compile_asm, assemble, run_args
+        self.compile_asm, self.assemble, self.lace = compile_asm, assemble, lace
         self.binaries = {}
 
     def build(self, work):
@@ -88,27 +88,17 @@ class Variant:
             self.binaries[padding] = binary
 
     def run(self, padding, n, workers):
-        """(result, seconds) of one run."""
-        cmd, env = self.run_args(self.binaries[padding], n, workers)
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
-        if proc.returncode != 0:
-            sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr}")
-        return parse(proc.stdout)
+        """(result, seconds) of one run, read as run.py reads its runs."""
+        run_once = bench_run.run_lace_once if self.lace else bench_run.run_once
+        return run_once(self.binaries[padding], [str(n)], workers)[:2]
 
-
-def parse(out):
-    weft = re.search(r"bench: result=(\S+) seconds=(\S+)", out)
-    if weft:
-        return weft.group(1), float(weft.group(2))
-    lace_result = re.search(r"^fib\(\d+\) = (\S+)", out, re.M)
-    lace_time = re.search(r"^Time: (\S+)", out, re.M)
-    if not (lace_result and lace_time):
-        sys.exit(f"spawn_cost: cannot read {out!r}")
-    return lace_result.group(1), float(lace_time.group(1))
-
-
-def bench_env(workers):
-    return dict(os.environ, WEFT_NWORKERS=str(workers))
+    def command(self, n, workers):
+        """The command line and environment of a run of the first placement,
+        for the profilers."""
+        binary = self.binaries[PLACEMENTS[0]]
+        if self.lace:
+            return [binary, "-w", str(workers), str(n)], dict(os.environ)
+        return [binary, str(n)], dict(os.environ, WEFT_NWORKERS=str(workers))
 
 
 def variants(build_dir, lace_checkout, lace_build):
@@ -117,13 +107,11 @@ def variants(build_dir, lace_checkout, lace_build):
     serial = Variant(
         "serial", "_Z3fibl",
         lambda out: [CLANGXX, "-O2", include, "-S", FIB_SOURCE, "-o", out],
-        lambda s, out: [CLANGXX, "-O2", s, "-o", out],
-        lambda b, n, p: ([b, str(n)], bench_env(1)))
+        lambda s, out: [CLANGXX, "-O2", s, "-o", out])
     weft = Variant(
         "weft", "_Z3fibl",
         lambda out: [weft_cxx, "-O2", "-S", FIB_SOURCE, "-o", out],
-        lambda s, out: [weft_cxx, "-O2", s, "-o", out],
-        lambda b, n, p: ([b, str(n)], bench_env(p)))
+        lambda s, out: [weft_cxx, "-O2", s, "-o", out])
     lace_includes = ["-I" + os.path.join(lace_checkout, "benchmarks"),
                      "-I" + os.path.join(lace_checkout, "src"), "-I" + lace_build]
     lace_lib = os.path.join(lace_build, "lib", "liblace.a")
@@ -133,7 +121,7 @@ def variants(build_dir, lace_checkout, lace_build):
                      os.path.join(lace_checkout, "benchmarks", "fib", "fib-lace.c"),
                      "-o", out],
         lambda s, out: [CLANG, "-O3", s, "-o", out, lace_lib, "-lpthread", "-lm"],
-        lambda b, n, p: ([b, "-w", str(p), str(n)], dict(os.environ)))
+        lace=True)
     return serial, weft, lace
 
 
@@ -192,20 +180,18 @@ SPAWN_FUNCTIONS = {"weft": r"fib|__weft_|Deque", "lace": r"pfib"}
 
 
 def instructions_per_spawn(v):
-    binary = v.binaries[0]
     counts = []
     for n in (20, 25):
-        cmd, env = v.run_args(binary, n, 1)
+        cmd, env = v.command(n, 1)
         counts.append(self_cost(cmd[0], cmd[1:], env, SPAWN_FUNCTIONS[v.name]))
     return (counts[1] - counts[0]) / (fib_spawns(25) - fib_spawns(20))
 
 
 def cycles_per_spawn(v):
     """None when perf has no cycle counter here."""
-    binary = v.binaries[0]
     counts = []
     for n in (30, 35):
-        cmd, env = v.run_args(binary, n, 1)
+        cmd, env = v.command(n, 1)
         proc = subprocess.run(["perf", "stat", "-x,", "-e", "cycles", *cmd], env=env,
                               capture_output=True, text=True)
         m = re.search(r"^(\d+),,cycles", proc.stderr, re.M)
