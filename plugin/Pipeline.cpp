@@ -41,6 +41,8 @@ bool addPostSplitPass(StringRef Name, ModulePassManager &MPM) {
     MPM.addPass(PlaceDynamicAllocasPass());
   else if (Name == "weft-clean-up-fast-clones")
     MPM.addPass(CleanUpFastClonesPass());
+  else if (Name == "weft-spawn-tail-calls")
+    MPM.addPass(SpawnTailCallsPass());
   else if (Name == "weft-rethrow-exits")
     MPM.addPass(RethrowExitsPass());
   else if (Name == "weft-restore-thread-locals")

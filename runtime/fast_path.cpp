@@ -33,15 +33,27 @@ using namespace weft;
 
 extern "C" {
 
+// The rare calls, on x86-64 through thunks that keep every register but
+// r11 (abi.cpp; declared preserve_most by weft/frame_abi.h): values the
+// fast clone holds across them stay where they are instead of taking
+// callee-saved registers.
+#if defined(__x86_64__)
+#define WEFT_RARE_PUSH __weft_push_preserving
+#define WEFT_RARE_AFTER_PUSH __weft_after_push_preserving
+#else
+#define WEFT_RARE_PUSH __weft_push
+#define WEFT_RARE_AFTER_PUSH __weft_after_push
+#endif
+
 std::int64_t __weft_push_inline(void *FramePtr) {
   Worker *W = detail::ThreadWorker;
   std::int64_t Mark;
   if (__builtin_expect(W == nullptr, 0) ||
       !W->deque.try_push(static_cast<Frame *>(FramePtr), Mark))
-    return __weft_push(FramePtr); // registers the thread, or grows the ring
+    return WEFT_RARE_PUSH(FramePtr); // registers the thread, or grows the ring
   W->stats.spawns.add();
   if (__builtin_expect(push_needs_hooks(), 0))
-    return __weft_after_push(W); // the mark again: not kept across the call
+    return WEFT_RARE_AFTER_PUSH(W); // the mark again: not kept across the call
   return Mark;
 }
 

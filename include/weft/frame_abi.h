@@ -54,12 +54,20 @@ extern "C" {
 #endif
 #define WEFT_ABI_DECL_NOUNWIND
 #define WEFT_ABI_DECL_UNWINDS
+/* Only Clang knows the convention; the runtime's thunks that implement it
+ * are naked functions, whatever compiles them (runtime/abi.cpp). */
+#if defined(__clang__) && defined(__x86_64__)
+#define WEFT_ABI_DECL_PRESERVE_MOST __attribute__((preserve_most))
+#else
+#define WEFT_ABI_DECL_PRESERVE_MOST
+#endif
 #define WEFT_RUNTIME(Id, Name, Ret, Params, Attrs)                             \
   WEFT_ABI_DECL_##Attrs Ret Name Params;
 #include "weft/runtime_abi.def"
 #undef WEFT_ABI_DECL_NORETURN
 #undef WEFT_ABI_DECL_NOUNWIND
 #undef WEFT_ABI_DECL_UNWINDS
+#undef WEFT_ABI_DECL_PRESERVE_MOST
 
 #ifdef __cplusplus
 }

@@ -9,9 +9,9 @@
 // RUN: %run-check %t %t.serial
 // RUN: %weftcxx -O1 -S -emit-llvm %s -o - | FileCheck --check-prefix=LOWERED %s
 // LOWERED-LABEL: define {{.*}}@_Z11assignmentsl(
-// LOWERED: call {{.*}}@__weft_push(
+// LOWERED: call {{.*}}@__weft_push{{(_preserving)?}}(
 // LOWERED-LABEL: define {{.*}}@_Z13spawned_blockl(
-// LOWERED: call {{.*}}@__weft_push(
+// LOWERED: call {{.*}}@__weft_push{{(_preserving)?}}(
 #include <cilk/cilk.h>
 #include <cilk/cilk_api.h>
 

@@ -10,7 +10,7 @@
 // RUN: %run-check %t.cpp %t.serial
 // RUN: %weftcc -std=c11 -O1 -S -emit-llvm %s -o - | FileCheck --check-prefix=LOWERED %s
 // LOWERED: call void @__weft_parallel_for(
-// LOWERED: call {{.*}}@__weft_push(
+// LOWERED: call {{.*}}@__weft_push{{(_preserving)?}}(
 #include <cilk/cilk.h>
 
 #include <stdio.h>

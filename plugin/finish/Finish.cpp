@@ -102,7 +102,28 @@ bool cleanUpFastClones(const SmallPtrSetImpl<Function *> &Functions,
   return !Functions.empty();
 }
 
+/// loopSpawnTailCalls on each of \p Candidates, and the clean-up again on
+/// those it changed.
+static SmallPtrSet<Function *, 8>
+loopTailCalls(const SmallPtrSetImpl<Function *> &Candidates,
+              ModuleAnalysisManager &MAM, Module &M) {
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  SmallPtrSet<Function *, 8> Looped;
+  for (Function *F : Candidates)
+    if (loopSpawnTailCalls(*F, FAM))
+      Looped.insert(F);
+  if (!Looped.empty())
+    cleanUpFastClones(Looped, MAM, M);
+  return Looped;
+}
+
 PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  // Before the fast path hands the frame to the deque's ring, where the
+  // runtime's calls are still calls.
+  SmallPtrSet<Function *, 8> TailLoops;
+  if (CleanUp)
+    TailLoops = findPrivateFrameRecursion(M);
   SmallPtrSet<Function *, 16> Touched;
   bool Changed = inlineFastPath(M, Touched);
   Changed |= lowerStolenChecks(M, Touched);
@@ -112,9 +133,15 @@ PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (CleanUp) {
     Touched.insert(FastClones.begin(), FastClones.end());
     Changed |= cleanUpFastClones(Touched, MAM, M);
+    // After the clean-up, which forwards the frame's other slots.
+    SmallPtrSet<Function *, 8> Looped = loopTailCalls(TailLoops, MAM, M);
+    Changed |= !Looped.empty();
     // After the clean-up, which would see the new edges as dead.
     for (Function *F : FastClones)
       Changed |= routeRethrowsToReturn(*F);
+    // After the rethrows found the one return.
+    for (Function *F : Looped)
+      finishSpawnTailLoop(*F);
   }
   // Last: from here on, thread-local addresses are the readnone intrinsic
   // again, which no pass may see.
@@ -137,6 +164,19 @@ PreservedAnalyses RaceFramePass::run(Module &M, ModuleAnalysisManager &) {
   bool Changed = hideFramesFromSanitizer(M);
   Changed |= forgetDeadSlotsInRace(M);
   return preserved(Changed);
+}
+
+PreservedAnalyses SpawnTailCallsPass::run(Module &M,
+                                          ModuleAnalysisManager &MAM) {
+  SmallPtrSet<Function *, 8> Candidates;
+  for (Function *F : findFastClones(M))
+    if (AllocaInst *Frame = findFastCloneFrame(*F);
+        Frame && hasPrivateFrame(*Frame) && callsItselfDirectly(*F))
+      Candidates.insert(F);
+  SmallPtrSet<Function *, 8> Looped = loopTailCalls(Candidates, MAM, M);
+  for (Function *F : Looped)
+    finishSpawnTailLoop(*F);
+  return preserved(!Looped.empty());
 }
 
 PreservedAnalyses InlineFastPathPass::run(Module &M, ModuleAnalysisManager &) {

@@ -49,6 +49,14 @@ private:
 // The steps one by one. A step that needs to know which functions are fast
 // clones finds them in the IR (findFastClones).
 
+/// "weft-spawn-tail-calls": loopSpawnTailCalls on each fast clone whose
+/// frame stays private (the input's fast path not inlined).
+class SpawnTailCallsPass : public llvm::PassInfoMixin<SpawnTailCallsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
 /// "weft-inline-fast-path": inlineFastPath.
 class InlineFastPathPass : public llvm::PassInfoMixin<InlineFastPathPass> {
 public:
@@ -181,6 +189,38 @@ bool placeDynamicAllocas(
 /// true unless \p Functions is empty.
 bool cleanUpFastClones(const llvm::SmallPtrSetImpl<llvm::Function *> &Functions,
                        llvm::ModuleAnalysisManager &MAM, llvm::Module &M);
+
+/// Before the fast path is inlined: the fast clones that call themselves
+/// and whose frame stays private, every use of it an access of its slots or
+/// one of the runtime's frame calls (SpawnTailCalls.cpp).
+llvm::SmallPtrSet<llvm::Function *, 8>
+findPrivateFrameRecursion(llvm::Module &M);
+
+/// After the clean-up, on a fast clone that findPrivateFrameRecursion
+/// found: forwards its spawns' results, makes calls whose landing pad only
+/// rethrows plain calls, and turns its last recursive call into a loop
+/// (SpawnTailCalls.cpp). Returns true if it changed \p F.
+bool loopSpawnTailCalls(llvm::Function &F,
+                        llvm::FunctionAnalysisManager &FAM);
+
+/// After the clean-up that follows loopSpawnTailCalls: each return block
+/// reached with nothing but arguments and constants (a leaf's path, before
+/// the loop) gets a copy of its own, which the clean-up would merge back,
+/// so that the leaf's path keeps no value in the loop's registers and the
+/// prologue stays off it. Returns true if it changed \p F.
+bool separateLeafReturns(llvm::Function &F);
+
+/// Last, on a fast clone that loopSpawnTailCalls changed: separateLeafReturns,
+/// and the loop's accumulator kept in the frame's unused destroy slot
+/// rather than in a callee-saved register (SpawnTailCalls.cpp). Nothing
+/// optimises after it, which could move the accumulator's loads.
+bool finishSpawnTailLoop(llvm::Function &F);
+
+/// For the step run alone: the frame of fast clone \p F, whether it stays
+/// private, and whether \p F calls itself.
+llvm::AllocaInst *findFastCloneFrame(llvm::Function &F);
+bool hasPrivateFrame(llvm::AllocaInst &Frame);
+bool callsItselfDirectly(llvm::Function &F);
 
 /// Runs last on each fast clone: the `unreachable` after each runtime
 /// rethrow becomes a branch to the function's only return, so that

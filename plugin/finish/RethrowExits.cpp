@@ -36,6 +36,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -104,8 +105,13 @@ bool routeRethrowsToReturn(Function &F) {
     return false;
   BasicBlock *Exit = Ret->getParent();
   PHINode *Phi = nullptr;
-  if (Ret->getReturnValue() && !(Phi = returnedPhi(Ret)))
-    return false;
+  if (Ret->getReturnValue() && !(Phi = returnedPhi(Ret))) {
+    // The value is computed in the return's block (a sum with the
+    // accumulator of a loop, SpawnTailCalls.cpp): the return gets a block
+    // of its own, where the phi can be.
+    Exit = SplitBlock(Exit, Ret);
+    Phi = returnedPhi(Ret);
+  }
   for (BasicBlock *BB : Ends) {
     BB->getTerminator()->eraseFromParent();
     BranchInst::Create(Exit, BB);

@@ -29,6 +29,7 @@ enum RuntimeAttrs : unsigned {
   NOUNWIND = 1, // never unwinds
   NORETURN = 2, // never returns, unwinds
   UNWINDS = 0,  // may unwind: nothing to say
+  PRESERVE_MOST = 4 | NOUNWIND, // never unwinds, keeps most registers
 };
 
 /// The LLVM type of a C parameter or result type of the list.
@@ -90,6 +91,8 @@ FunctionCallee getRuntimeFunction(Module &M, RuntimeFn Fn) {
     Decl->setDoesNotThrow();
   if (Attrs & NORETURN)
     Decl->setDoesNotReturn();
+  if ((Attrs & PRESERVE_MOST) == PRESERVE_MOST)
+    Decl->setCallingConv(CallingConv::PreserveMost);
   // As Clang declares a C function returning bool (the psABI's rule).
   if (Type->getReturnType()->isIntegerTy(1))
     Decl->addRetAttr(Attribute::ZExt);

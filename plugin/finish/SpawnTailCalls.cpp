@@ -1,0 +1,783 @@
+//===- SpawnTailCalls.cpp - A fast clone's last call as a loop ------------===//
+//
+// A divide-and-conquer function spawns all but its last recursive call and
+// makes that one itself, and in the serial elision LLVM turns that call,
+// when the function ends with it, into a loop (tail-recursion elimination,
+// with an accumulator for fib's `x + y`). In the fast clone it cannot: the
+// frame is an alloca whose address the push published, so as far as LLVM
+// knows the recursive call may read it, and a loop would reuse it under
+// the call's feet:
+//
+//   fib:                                  fib:
+//     ...push %frame                        %acc = 0
+//     %x = call @fib(n - 1)                loop:                ; n >= 2
+//     store volatile %x, %frame.x            ...push %frame
+//     ...pop, else to the stolen exit        %x = call @fib(n - 1)
+//     %n2 = load %frame.n          ==>       store volatile %x, %frame.x
+//     %y = invoke @fib(%n2 - 2)              ...pop, else to the stolen exit
+//         unwind %catch.rethrow              %acc += %x
+//     %x2 = load %frame.x                    %n = load %frame.n - 2
+//     ret %x2 + %y                           br %n < 2, %done, %loop
+//                                          done:
+//                                            ret %acc + %n
+//
+// But a fast clone that is past its pop owns its frame again: the pop
+// succeeded, no thief holds it, and nothing of the program does unless the
+// program itself took the address of a slot. So where the frame is private
+// (every use of it is an access of its own slots or one of the runtime's
+// frame calls; FinishPass checks this before the fast path is inlined) the
+// frame is dead at a recursive call made after the pops, once nothing
+// reads it after the call. Three rewrites make that visible:
+//
+//  - A spawn's result is read back from the frame only because the slow
+//    clone needs it there. Past the pop, no thief has written the slot, so
+//    a load of it that no stolen exit reaches is the value stored.
+//  - A call's landing pad that only catches into the frame and rethrows
+//    (`__weft_catch`, `__weft_rethrow`) means propagation, when the frame
+//    holds no exception, which is so on every path no landing pad reaches.
+//    The invoke becomes a call.
+//  - LLVM's tail-recursion elimination runs with the frame hidden from it
+//    (a call of a placeholder instead of the alloca), and the alloca comes
+//    back in the entry block, one frame for every round of the loop.
+//
+// A round that finds its frame stolen leaves through the stolen exit as
+// before, returning what the slow clone left plus the accumulator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "finish/PostSplit.h"
+#include "shared/Markers.h"
+#include "shared/RuntimeABI.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Scalar/TailRecursionElimination.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopPeel.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/IR/Verifier.h"
+
+#define DEBUG_TYPE "weft-spawn-tail-calls"
+
+using namespace llvm;
+
+STATISTIC(NumLoops, "Fast clones whose last recursive call became a loop");
+STATISTIC(NumForwarded, "Loads of the frame moved above the call before them");
+STATISTIC(NumDemoted, "Invokes whose landing pad only rethrew made calls");
+
+namespace weft {
+namespace {
+
+/// Marks the branches back to the loop's header, so that the last step
+/// finds the loop that this file made among the program's own.
+constexpr const char *TailLoopMD = "weft.tail.loop";
+
+/// The runtime's calls that take a frame and keep no pointer into its
+/// slots: they read or write its header, or run its slow clone.
+bool isFrameCall(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return false;
+  StringRef Name = Callee->getName();
+  for (RuntimeFn Fn : {RuntimeFn::Push, RuntimeFn::SpawnStolen,
+                       RuntimeFn::SyncSlow, RuntimeFn::FrameComplete,
+                       RuntimeFn::Catch, RuntimeFn::Rethrow,
+                       RuntimeFn::RethrowAfterSync})
+    if (Name == runtimeName(Fn))
+      return true;
+  return Name == FrameFreeName || Name == IsStolenName;
+}
+
+/// The empty asm that lets a spawn's destination escape (SpawnWindow.cpp).
+bool isEscapeMarker(const Instruction &I) {
+  return isa<CallInst>(I) && I.getMetadata(EscapeMarkerMD);
+}
+
+/// Whether every use of \p Frame, through address arithmetic, reads or
+/// writes its slots or hands it to the runtime's frame calls: no pointer
+/// into it is stored, compared or passed to the program's functions.
+bool frameStaysPrivate(Value *Frame) {
+  SmallVector<Value *, 16> Work = {Frame};
+  SmallPtrSet<Value *, 16> Seen = {Frame};
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    for (Use &U : V->uses()) {
+      auto *I = cast<Instruction>(U.getUser());
+      if (isa<GetElementPtrInst>(I)) {
+        if (Seen.insert(I).second)
+          Work.push_back(I);
+        continue;
+      }
+      if (isa<LoadInst>(I))
+        continue;
+      if (isa<StoreInst>(I)) {
+        if (U.getOperandNo() != StoreInst::getPointerOperandIndex())
+          return false;
+        continue;
+      }
+      if (isa<MemIntrinsic>(I) || isEscapeMarker(*I))
+        continue;
+      if (auto *II = dyn_cast<IntrinsicInst>(I); II && II->isLifetimeStartOrEnd())
+        continue;
+      if (auto *Call = dyn_cast<CallBase>(I); Call && isFrameCall(*Call))
+        continue;
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Whether \p F calls itself directly.
+bool callsItself(Function &F) {
+  for (User *U : F.users())
+    if (auto *Call = dyn_cast<CallBase>(U);
+        Call && Call->getFunction() == &F && Call->getCalledFunction() == &F)
+      return true;
+  return false;
+}
+
+/// The frame of fast clone \p F: the alloca under the frame argument of its
+/// stolen exit (every fast clone with a spawn has one).
+AllocaInst *findFrame(Function &F) {
+  AllocaInst *Frame = nullptr;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I)) {
+      const Function *Callee = Call->getCalledFunction();
+      if (!Callee || Callee->getName() != runtimeName(RuntimeFn::SpawnStolen))
+        continue;
+      auto *A = dyn_cast<AllocaInst>(getUnderlyingObject(Call->getArgOperand(0)));
+      if (!A || (Frame && Frame != A))
+        return nullptr;
+      Frame = A;
+    }
+  return Frame;
+}
+
+/// The constant byte offset of \p Ptr into \p Frame, if it has one.
+std::optional<int64_t> offsetInFrame(Value *Ptr, AllocaInst *Frame,
+                                     const DataLayout &DL) {
+  APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  Value *Base = Ptr->stripAndAccumulateConstantOffsets(
+      DL, Offset, /*AllowNonInbounds=*/true);
+  if (Base != Frame)
+    return std::nullopt;
+  return Offset.getSExtValue();
+}
+
+/// The call that \p Load directly follows: walking back from it, through
+/// blocks entered only from the block before, past nothing that touches
+/// memory or has another effect. Null if there is none.
+CallInst *callJustBefore(LoadInst *Load) {
+  Instruction *I = Load;
+  while (true) {
+    if (Instruction *Prev = I->getPrevNode()) {
+      I = Prev;
+    } else {
+      BasicBlock *Pred = I->getParent()->getSinglePredecessor();
+      auto *Br = Pred ? dyn_cast<BranchInst>(Pred->getTerminator()) : nullptr;
+      if (!Br || Br->isConditional())
+        return nullptr;
+      I = Br;
+      continue;
+    }
+    if (auto *Call = dyn_cast<CallInst>(I))
+      return Call;
+    if (I->mayReadOrWriteMemory() || I->mayHaveSideEffects() ||
+        isa<PHINode>(I))
+      return nullptr;
+  }
+}
+
+/// A load of the frame right after a call of the program's reads a slot
+/// that the call cannot write: the frame is private, and outside a spawn's
+/// window (the spawned call is followed by the store of its result or by
+/// the pop, never directly by a load) it is not published either. Such
+/// loads move above their call, so that tail-recursion elimination finds
+/// nothing but the sum between the call and the return.
+bool hoistFrameLoadsAboveCalls(Function &F, AllocaInst *Frame) {
+  SmallVector<std::pair<LoadInst *, CallInst *>, 8> Moves;
+  for (Instruction &I : instructions(F)) {
+    auto *Load = dyn_cast<LoadInst>(&I);
+    if (!Load || !Load->isSimple() ||
+        getUnderlyingObject(Load->getPointerOperand()) != Frame)
+      continue;
+    // Only above the function's own calls: what the loop needs.
+    CallInst *Call = callJustBefore(Load);
+    if (!Call || Call->getCalledFunction() != &F)
+      continue;
+    Moves.push_back({Load, Call});
+  }
+  DominatorTree DT(F);
+  for (auto [Load, Call] : Moves) {
+    // Its address, computed from the frame, moves along where needed.
+    SmallVector<Instruction *, 4> Address;
+    for (Value *V = Load->getPointerOperand();
+         auto *GEP = dyn_cast<GetElementPtrInst>(V); V = GEP->getPointerOperand())
+      Address.push_back(GEP);
+    for (Instruction *A : reverse(Address))
+      if (!DT.dominates(A, Call))
+        A->moveBefore(Call);
+    Load->moveBefore(Call);
+    ++NumForwarded;
+  }
+  return !Moves.empty();
+}
+
+/// Whether \p Pad only catches the exception into the frame and rethrows
+/// it: `landingpad catch ptr null`, `__weft_catch`, then (through plain
+/// branches) `__weft_rethrow` and `unreachable`.
+bool onlyRethrows(BasicBlock *Pad) {
+  auto *LP = dyn_cast<LandingPadInst>(Pad->getFirstNonPHI());
+  if (!LP || LP->isCleanup() || LP->getNumClauses() != 1 || !LP->isCatch(0) ||
+      !isa<ConstantPointerNull>(LP->getClause(0)))
+    return false;
+  bool Caught = false;
+  for (BasicBlock *BB = Pad; BB;) {
+    for (Instruction &I : *BB) {
+      if (&I == LP || isa<ExtractValueInst>(I) || isa<PHINode>(I))
+        continue;
+      auto *Call = dyn_cast<CallInst>(&I);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (Callee && Callee->getName() == runtimeName(RuntimeFn::Catch) && !Caught) {
+        Caught = true;
+        continue;
+      }
+      if (Callee && Callee->getName() == runtimeName(RuntimeFn::Rethrow) && Caught)
+        return isa<UnreachableInst>(Call->getNextNode());
+      if (auto *Br = dyn_cast<BranchInst>(&I); Br && Br->isUnconditional()) {
+        BB = Br->getSuccessor(0);
+        break;
+      }
+      return false;
+    }
+  }
+  return false;
+}
+
+/// An invoke that no landing pad reaches, whose landing pad only rethrows,
+/// becomes a call: on its paths the frame holds no exception (one caught
+/// into it is rethrown before any other call), so catching into the frame
+/// and rethrowing is propagation.
+bool demoteRethrowingInvokes(Function &F) {
+  SmallVector<Instruction *, 8> Pads;
+  SmallVector<InvokeInst *, 8> Invokes;
+  for (BasicBlock &BB : F) {
+    if (BB.isLandingPad())
+      Pads.push_back(BB.getFirstNonPHI());
+    if (auto *II = dyn_cast<InvokeInst>(BB.getTerminator()))
+      Invokes.push_back(II);
+  }
+  DominatorTree DT(F);
+  bool Changed = false;
+  for (InvokeInst *II : Invokes) {
+    // Only the function's own calls: what the loop needs.
+    if (II->getCalledFunction() != &F || !onlyRethrows(II->getUnwindDest()))
+      continue;
+    if (any_of(Pads, [&](Instruction *Pad) {
+          return isPotentiallyReachable(Pad, II, nullptr, &DT);
+        }))
+      continue;
+    changeToCall(II);
+    ++NumDemoted;
+    Changed = true;
+  }
+  if (Changed)
+    removeUnreachableBlocks(F);
+  return Changed;
+}
+
+/// Runs LLVM's tail-recursion elimination on \p F with \p Frame replaced
+/// by a placeholder call, and puts the alloca back in the entry block.
+/// Returns the loop's header, the old entry block, if it made a loop.
+BasicBlock *eliminateTailRecursion(Function &F, AllocaInst *Frame,
+                                   FunctionAnalysisManager &FAM) {
+  Module &M = *F.getParent();
+  FunctionCallee Placeholder = M.getOrInsertFunction(
+      "weft.tail.frame", FunctionType::get(Frame->getType(), false));
+  auto *Hidden = CallInst::Create(Placeholder, "", Frame->getIterator());
+  Frame->replaceAllUsesWith(Hidden);
+  Frame->removeFromParent();
+
+  FAM.invalidate(F, PreservedAnalyses::none());
+  FunctionPassManager Simplify;
+  Simplify.addPass(SimplifyCFGPass());
+  FAM.invalidate(F, Simplify.run(F, FAM));
+  // TailCallElimPass keeps the entry block as the loop's header and puts a
+  // new entry block before it. It also marks `tail` the calls it finds
+  // touch no alloca of the caller, and with the frame hidden that would be
+  // every call, those that the frame is handed to too: the marks it adds
+  // come off again.
+  BasicBlock *OldEntry = &F.getEntryBlock();
+  SmallPtrSet<CallInst *, 32> WasTail;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I); Call && Call->isTailCall())
+      WasTail.insert(Call);
+  FunctionPassManager Eliminate;
+  Eliminate.addPass(TailCallElimPass());
+  FAM.invalidate(F, Eliminate.run(F, FAM));
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I);
+        Call && Call->getTailCallKind() == CallInst::TCK_Tail &&
+        !WasTail.count(Call))
+      Call->setTailCall(false);
+  BasicBlock *Header = &F.getEntryBlock() != OldEntry ? OldEntry : nullptr;
+  if (Header)
+    for (BasicBlock *Pred : predecessors(Header))
+      if (Pred != &F.getEntryBlock())
+        Pred->getTerminator()->setMetadata(
+            TailLoopMD, MDNode::get(F.getContext(), {}));
+
+  Frame->insertInto(&F.getEntryBlock(), F.getEntryBlock().getFirstInsertionPt());
+  SmallVector<CallInst *, 2> Calls;
+  for (User *U : cast<Function>(Placeholder.getCallee())->users())
+    Calls.push_back(cast<CallInst>(U));
+  for (CallInst *Call : Calls) {
+    Call->replaceAllUsesWith(Frame);
+    Call->eraseFromParent();
+  }
+  cast<Function>(Placeholder.getCallee())->eraseFromParent();
+  return Header;
+}
+
+/// A store of a constant to the frame: the resume pointer, the header's
+/// zeros, a resume index.
+bool isConstantInit(Instruction &I, AllocaInst *Frame) {
+  if (auto *Store = dyn_cast<StoreInst>(&I))
+    return Store->isSimple() && isa<Constant>(Store->getValueOperand()) &&
+           getUnderlyingObject(Store->getPointerOperand()) == Frame;
+  if (auto *Set = dyn_cast<MemSetInst>(&I))
+    return !Set->isVolatile() && isa<Constant>(Set->getValue()) &&
+           isa<ConstantInt>(Set->getLength()) &&
+           getUnderlyingObject(Set->getDest()) == Frame;
+  return false;
+}
+
+/// The bytes of the frame that \p I (a store or a memory intrinsic into
+/// it) writes: everything if the offset or the length is unknown.
+std::pair<int64_t, int64_t> bytesWritten(Instruction &I, AllocaInst *Frame) {
+  const DataLayout &DL = I.getDataLayout();
+  std::optional<int64_t> Offset;
+  int64_t Size = -1;
+  if (auto *Store = dyn_cast<StoreInst>(&I)) {
+    Offset = offsetInFrame(Store->getPointerOperand(), Frame, DL);
+    Size = DL.getTypeStoreSize(Store->getValueOperand()->getType())
+               .getFixedValue();
+  } else if (auto *Mem = dyn_cast<MemIntrinsic>(&I)) {
+    Offset = offsetInFrame(Mem->getDest(), Frame, DL);
+    if (auto *Length = dyn_cast<ConstantInt>(Mem->getLength()))
+      Size = Length->getZExtValue();
+  }
+  if (!Offset || Size < 0)
+    return {0, INT64_MAX};
+  return {*Offset, *Offset + Size};
+}
+
+/// Drops from loop \p L each constant store to the frame that its peeled
+/// first round (\p VMap maps the loop's instructions to their copies there)
+/// made too, when nothing else in \p F writes those bytes: past a
+/// successful pop nothing but the function has written the frame, so the
+/// bytes still hold the constant in every later round. A resume index that
+/// differs from one spawn to the next is written by several stores and
+/// stays.
+bool dropRepeatedInits(Function &F, Loop &L, AllocaInst *Frame,
+                       ValueToValueMapTy &VMap) {
+  SmallVector<Instruction *, 8> Inits;
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (isConstantInit(I, Frame) && VMap.lookup(&I))
+        Inits.push_back(&I);
+  SmallVector<Instruction *, 32> Writes;
+  for (Instruction &I : instructions(F))
+    if (I.mayWriteToMemory() && !isa<CallInst>(I) && !isa<InvokeInst>(I) &&
+        !isa<MemIntrinsic>(I)) {
+      if (auto *Store = dyn_cast<StoreInst>(&I);
+          Store && getUnderlyingObject(Store->getPointerOperand()) == Frame)
+        Writes.push_back(&I);
+    } else if (auto *Mem = dyn_cast<MemIntrinsic>(&I);
+               Mem && getUnderlyingObject(Mem->getDest()) == Frame) {
+      Writes.push_back(&I);
+    }
+  SmallVector<Instruction *, 8> Repeated;
+  for (Instruction *Init : Inits) {
+    auto *Peeled = cast<Instruction>(VMap.lookup(Init));
+    auto [Begin, End] = bytesWritten(*Init, Frame);
+    if (all_of(Writes, [&](Instruction *W) {
+          if (W == Init || W == Peeled)
+            return true;
+          auto [B, E] = bytesWritten(*W, Frame);
+          return E <= Begin || End <= B;
+        }))
+      Repeated.push_back(Init);
+  }
+  for (Instruction *Init : Repeated)
+    Init->eraseFromParent();
+  return !Repeated.empty();
+}
+
+/// The blocks from \p BB to a return through unconditional branches, or
+/// none if that path branches or leaves otherwise.
+SmallVector<BasicBlock *, 4> pathToReturn(BasicBlock *BB) {
+  SmallVector<BasicBlock *, 4> Path;
+  while (BB && Path.size() < 4) {
+    Path.push_back(BB);
+    Instruction *End = BB->getTerminator();
+    if (isa<ReturnInst>(End))
+      return Path;
+    auto *Br = dyn_cast<BranchInst>(End);
+    BB = Br && Br->isUnconditional() ? Br->getSuccessor(0) : nullptr;
+  }
+  return {};
+}
+
+/// Gives the edge from \p Pred a copy of its own of \p Path (a block and
+/// the plain branches from it to a return), in one block, with each phi
+/// replaced by what it takes from the block before.
+void duplicatePath(ArrayRef<BasicBlock *> Path, BasicBlock *Pred) {
+  BasicBlock *Copy = BasicBlock::Create(Pred->getContext(), "",
+                                        Pred->getParent(), Path.front());
+  ValueToValueMapTy VMap;
+  BasicBlock *From = Pred;
+  for (BasicBlock *BB : Path) {
+    for (Instruction &I : *BB) {
+      if (auto *Phi = dyn_cast<PHINode>(&I)) {
+        Value *In = Phi->getIncomingValueForBlock(From);
+        Value *Mapped = VMap.lookup(In);
+        VMap[Phi] = Mapped ? Mapped : In;
+        continue;
+      }
+      if (isa<BranchInst>(I))
+        continue;
+      Instruction *New = I.clone();
+      New->insertInto(Copy, Copy->end());
+      RemapInstruction(New, VMap,
+                       RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+      VMap[&I] = New;
+    }
+    From = BB;
+  }
+  Path.front()->removePredecessor(Pred);
+  Pred->getTerminator()->replaceSuccessorWith(Path.front(), Copy);
+}
+
+/// Keeps the loop's accumulator (the header's phi that the latch adds to)
+/// in the frame's destroy slot, which nothing reads: a fast clone's frame
+/// is never destroyed through its handle (SinkFrameInit.cpp drops the
+/// store). In a register, the sum would take a callee-saved register of
+/// its own, and with it the fast clone's stack frame would grow past what
+/// its recursion can afford. Each use loads the slot just before it.
+bool keepAccumulatorInFrame(Loop &L, AllocaInst *Frame) {
+  BasicBlock *Header = L.getHeader();
+  Function &F = *Header->getParent();
+  PHINode *Acc = nullptr;
+  for (PHINode &Phi : Header->phis()) {
+    bool Accumulates = any_of(Phi.incoming_values(), [&](Value *In) {
+      auto *Op = dyn_cast<BinaryOperator>(In);
+      return Op && is_contained(Op->operands(), &Phi);
+    });
+    if (!Accumulates || !Phi.getType()->isIntOrIntVectorTy())
+      continue;
+    if (Acc)
+      return false; // two accumulators: leave them in registers
+    Acc = &Phi;
+  }
+  const DataLayout &DL = F.getDataLayout();
+  if (!Acc || DL.getTypeStoreSize(Acc->getType()) > DL.getPointerSize())
+    return false;
+  // The coroutine frame starts with the resume and the destroy pointers
+  // (frame_abi.h); the promise follows.
+  IRBuilder<> B(Frame->getNextNode());
+  Value *Slot = B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Frame,
+                                             DL.getPointerSize());
+  for (unsigned I = 0; I < Acc->getNumIncomingValues(); ++I)
+    new StoreInst(Acc->getIncomingValue(I), Slot,
+                  Acc->getIncomingBlock(I)->getTerminator()->getIterator());
+  // The exits that the peeled round shares with the loop take the
+  // accumulator's identity from the peeled round: with the slot holding
+  // the identity from the frame's initialisation on, a phi of the two is
+  // the slot itself, read where the phi's value is used.
+  Constant *Identity = nullptr;
+  for (Value *In : Acc->incoming_values())
+    if (auto *Op = dyn_cast<BinaryOperator>(In);
+        Op && is_contained(Op->operands(), Acc))
+      Identity = ConstantExpr::getBinOpIdentity(Op->getOpcode(), Acc->getType());
+  StoreInst *ResumeStore = nullptr;
+  for (Instruction &I : instructions(F))
+    if (auto *Store = dyn_cast<StoreInst>(&I);
+        Store && Store->getPointerOperand() == Frame && !L.contains(Store))
+      ResumeStore = ResumeStore ? nullptr : Store;
+  StoreInst *IdentityStore = nullptr;
+  if (Identity && ResumeStore)
+    IdentityStore = new StoreInst(Identity, Slot,
+                                  ResumeStore->getNextNode()->getIterator());
+
+  SmallVector<Use *, 8> Uses;
+  for (Use &U : Acc->uses())
+    Uses.push_back(&U);
+  SmallVector<PHINode *, 4> ExitPhis;
+  for (Use *U : Uses) {
+    auto *User = cast<Instruction>(U->getUser());
+    Instruction *Before = User;
+    if (auto *Phi = dyn_cast<PHINode>(User)) {
+      Before = Phi->getIncomingBlock(*U)->getTerminator();
+      ExitPhis.push_back(Phi);
+    }
+    U->set(new LoadInst(Acc->getType(), Slot, "acc", Before->getIterator()));
+  }
+  Acc->eraseFromParent();
+
+  // Phis that merge such loads with the identity (LCSSA's, and the ones
+  // that join them further down) become loads at their uses.
+  auto isSlotLoad = [&](Value *V) {
+    auto *Load = dyn_cast<LoadInst>(V);
+    return Load && Load->getPointerOperand() == Slot;
+  };
+  // The identity only stands for the slot where its store has run: not on
+  // a leaf's path, which leaves before the frame is initialised.
+  DominatorTree DT(F);
+  auto slotHolds = [&](PHINode *Phi, unsigned I) {
+    Value *In = Phi->getIncomingValue(I);
+    return isSlotLoad(In) ||
+           (In == Identity &&
+            DT.dominates(IdentityStore,
+                         Phi->getIncomingBlock(I)->getTerminator()));
+  };
+  for (bool Progress = true; Progress && IdentityStore;) {
+    Progress = false;
+    for (Instruction &I : instructions(F)) {
+      auto *Phi = dyn_cast<PHINode>(&I);
+      if (!Phi || Phi->getType() != Identity->getType() ||
+          L.contains(Phi->getParent()) ||
+          !any_of(Phi->incoming_values(), isSlotLoad))
+        continue;
+      bool AllSlot = true;
+      for (unsigned In = 0; In < Phi->getNumIncomingValues(); ++In)
+        AllSlot &= slotHolds(Phi, In);
+      if (!AllSlot)
+        continue;
+      SmallVector<Use *, 4> PhiUses;
+      for (Use &U : Phi->uses())
+        PhiUses.push_back(&U);
+      for (Use *U : PhiUses) {
+        auto *User = cast<Instruction>(U->getUser());
+        Instruction *Before = User;
+        if (auto *P = dyn_cast<PHINode>(User))
+          Before = P->getIncomingBlock(*U)->getTerminator();
+        U->set(new LoadInst(Phi->getType(), Slot, "acc", Before->getIterator()));
+      }
+      Phi->eraseFromParent();
+      Progress = true;
+      break;
+    }
+  }
+  return true;
+}
+
+/// Peels the loop's first round, so that a call that never spawns (a leaf)
+/// leaves before the loop with the function's own argument, and drops from
+/// the loop what the first round already stored. Each return that a block
+/// outside the loop reaches gets a copy of its own, so that the leaf's path
+/// uses none of the registers the loop keeps its values in, and the
+/// prologue stays off it.
+bool peelFirstRound(Function &F, BasicBlock *Header, AllocaInst *Frame,
+                    FunctionAnalysisManager &FAM) {
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  auto &AC = FAM.getResult<AssumptionAnalysis>(F);
+  Loop *L = LI.getLoopFor(Header);
+  if (!L || L->getHeader() != Header)
+    return false;
+  simplifyLoop(L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
+  formLCSSA(*L, DT, &LI, &SE);
+  ValueToValueMapTy VMap;
+  if (!peelLoop(L, 1, &LI, &SE, DT, &AC, /*PreserveLCSSA=*/true, VMap))
+    return false;
+  dropRepeatedInits(F, *L, Frame, VMap);
+  return true;
+}
+
+} // namespace
+
+namespace {
+
+/// Whether nothing from \p Load to the end of its block may write what
+/// it read: stores to other slots of \p Frame are fine.
+bool lastWordOfBlock(LoadInst *Load, AllocaInst *Frame) {
+  const DataLayout &DL = Load->getDataLayout();
+  auto Begin = offsetInFrame(Load->getPointerOperand(), Frame, DL);
+  if (!Begin)
+    return false;
+  int64_t End = *Begin + DL.getTypeStoreSize(Load->getType()).getFixedValue();
+  for (Instruction *I = Load->getNextNode(); I; I = I->getNextNode()) {
+    if (!I->mayWriteToMemory())
+      continue;
+    auto *Store = dyn_cast<StoreInst>(I);
+    auto At = Store ? offsetInFrame(Store->getPointerOperand(), Frame, DL)
+                    : std::nullopt;
+    if (!At)
+      return false;
+    int64_t Size =
+        DL.getTypeStoreSize(Store->getValueOperand()->getType()).getFixedValue();
+    if (*At < End && *Begin < *At + Size)
+      return false;
+  }
+  return true;
+}
+
+/// A header phi whose every incoming value is a load of one frame slot,
+/// with nothing written after it in its block, is that slot's value on
+/// entry to the header: it becomes a load there. Kept in a register
+/// instead, it would live through the whole round, and across the push's
+/// rare call take a callee-saved register.
+bool reloadPhisOfFrameSlots(Loop &L, AllocaInst *Frame) {
+  BasicBlock &Entry = Frame->getFunction()->getEntryBlock();
+  SmallVector<PHINode *, 4> Phis;
+  for (PHINode &Phi : L.getHeader()->phis()) {
+    Value *Ptr = nullptr;
+    bool SameSlot = true;
+    for (unsigned I = 0; I < Phi.getNumIncomingValues() && SameSlot; ++I) {
+      auto *Load = dyn_cast<LoadInst>(Phi.getIncomingValue(I));
+      SameSlot = Load && Load->isSimple() &&
+                 Load->getParent() == Phi.getIncomingBlock(I) &&
+                 lastWordOfBlock(Load, Frame) &&
+                 (!Ptr || Load->getPointerOperand() == Ptr);
+      if (SameSlot)
+        Ptr = Load->getPointerOperand();
+    }
+    auto *Address = dyn_cast_or_null<Instruction>(Ptr);
+    if (SameSlot && Ptr && getUnderlyingObject(Ptr) == Frame &&
+        (!Address || Address->getParent() == &Entry))
+      Phis.push_back(&Phi);
+  }
+  for (PHINode *Phi : Phis) {
+    auto *First = cast<LoadInst>(Phi->getIncomingValue(0));
+    auto *Load = new LoadInst(Phi->getType(), First->getPointerOperand(), "",
+                              L.getHeader()->getFirstInsertionPt());
+    Phi->replaceAllUsesWith(Load);
+    Phi->eraseFromParent();
+  }
+  return !Phis.empty();
+}
+
+} // namespace
+
+bool finishSpawnTailLoop(Function &F) {
+  bool Changed = separateLeafReturns(F);
+  AllocaInst *Frame = findFrame(F);
+  if (!Frame)
+    return Changed;
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    SmallVector<BasicBlock *, 2> Latches;
+    L->getLoopLatches(Latches);
+    if (none_of(Latches, [](BasicBlock *Latch) {
+          return Latch->getTerminator()->getMetadata(TailLoopMD);
+        }))
+      continue;
+    Changed |= keepAccumulatorInFrame(*L, Frame);
+    Changed |= reloadPhisOfFrameSlots(*L, Frame);
+  }
+  return Changed;
+}
+
+bool separateLeafReturns(Function &F) {
+  // The leaf's path makes no call before it: a rethrow's path (routed to
+  // the return by RethrowExits.cpp, with a constant) has made one.
+  SmallPtrSet<BasicBlock *, 32> AfterACall;
+  SmallVector<BasicBlock *, 32> Work;
+  for (BasicBlock &BB : F)
+    if (any_of(BB, [](Instruction &I) {
+          return isa<CallBase>(I) && !isa<IntrinsicInst>(I);
+        }) && AfterACall.insert(&BB).second)
+      Work.push_back(&BB);
+  while (!Work.empty())
+    for (BasicBlock *Succ : successors(Work.pop_back_val()))
+      if (AfterACall.insert(Succ).second)
+        Work.push_back(Succ);
+  auto afterACall = [&](BasicBlock *BB) { return AfterACall.count(BB) != 0; };
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 4> Edges;
+  for (BasicBlock &Join : F) {
+    if (!isa<PHINode>(Join.front()) || pathToReturn(&Join).empty())
+      continue;
+    for (BasicBlock *Pred : predecessors(&Join)) {
+      if (afterACall(Pred))
+        continue;
+      bool FromArguments = all_of(Join.phis(), [&](PHINode &Phi) {
+        Value *In = Phi.getIncomingValueForBlock(Pred);
+        return isa<Argument>(In) || isa<Constant>(In);
+      });
+      if (FromArguments && !is_contained(Edges, std::pair(&Join, Pred)))
+        Edges.push_back({&Join, Pred});
+    }
+  }
+  for (auto [Join, Pred] : Edges)
+    if (Join->hasNPredecessorsOrMore(2))
+      duplicatePath(pathToReturn(Join), Pred);
+  return !Edges.empty();
+}
+
+bool hasPrivateFrame(AllocaInst &Frame) { return frameStaysPrivate(&Frame); }
+
+bool callsItselfDirectly(Function &F) { return callsItself(F); }
+
+AllocaInst *findFastCloneFrame(Function &F) { return findFrame(F); }
+
+SmallPtrSet<Function *, 8> findPrivateFrameRecursion(Module &M) {
+  SmallPtrSet<Function *, 8> Candidates;
+  Function *Alloc = M.getFunction(FrameAllocName);
+  if (!Alloc)
+    return Candidates;
+  SmallPtrSet<Function *, 8> Rejected;
+  for (User *U : Alloc->users()) {
+    auto *Call = dyn_cast<CallInst>(U);
+    if (!Call || Call->getCalledFunction() != Alloc)
+      continue;
+    Function *F = Call->getFunction();
+    if (!Candidates.insert(F).second || !frameStaysPrivate(Call) ||
+        !callsItself(*F))
+      Rejected.insert(F); // a second frame (an inlined fast clone) too
+  }
+  for (Function *F : Rejected)
+    Candidates.erase(F);
+  return Candidates;
+}
+
+bool loopSpawnTailCalls(Function &F, FunctionAnalysisManager &FAM) {
+  if (F.isDeclaration() || F.hasOptNone() ||
+      F.hasFnAttribute(Attribute::SanitizeThread) ||
+      F.hasFnAttribute(Attribute::SanitizeMemory))
+    return false;
+  AllocaInst *Frame = findFrame(F);
+  if (!Frame)
+    return false;
+  demoteRethrowingInvokes(F);
+  hoistFrameLoadsAboveCalls(F, Frame);
+  bool Changed = false;
+  if (BasicBlock *Header = eliminateTailRecursion(F, Frame, FAM)) {
+    FAM.invalidate(F, PreservedAnalyses::none());
+    peelFirstRound(F, Header, Frame, FAM);
+    assert(!verifyFunction(F, &errs()) && "the loop broke the function");
+    FAM.invalidate(F, PreservedAnalyses::none());
+    ++NumLoops;
+    Changed = true;
+  }
+  return Changed;
+}
+
+} // namespace weft
