@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "fence.h"
+#include "preserve_most.h"
 #include "worker.h"
 
 #include "weft/frame_abi.h"
@@ -124,25 +125,13 @@ std::int64_t __weft_after_push(void *WorkerPtr) {
 }
 
 /// __weft_push and __weft_after_push as the inlined fast path calls them:
-/// with LLVM's preserve_most convention, every general register but r11
-/// kept, so that a fast clone holds nothing in a callee-saved register
-/// (and so a bigger stack frame at every level of its recursion) only
-/// because a value lives across these rare calls. The runtime is not
-/// necessarily built by clang, so these thunks keep the registers that the
-/// C convention lets the callee clobber, and call the function.
+/// with LLVM's preserve_most convention (preserve_most.h), so that a fast
+/// clone holds nothing in a callee-saved register, and so has no bigger
+/// stack frame at every level of its recursion, only because a value lives
+/// across these rare calls.
 #if defined(__x86_64__)
-#define WEFT_PRESERVE_MOST_THUNK(Thunk, Target)                                \
-  __attribute__((naked)) std::int64_t Thunk(void *) {                        \
-    /* 7 pushes from an entry at 8 mod 16 align the call */                  \
-    asm("push %rcx\n\tpush %rdx\n\tpush %rsi\n\tpush %rdi\n\t"               \
-        "push %r8\n\tpush %r9\n\tpush %r10\n\t"                              \
-        "call " #Target "@PLT\n\t"                                            \
-        "pop %r10\n\tpop %r9\n\tpop %r8\n\tpop %rdi\n\t"                       \
-        "pop %rsi\n\tpop %rdx\n\tpop %rcx\n\tret");                             \
-  }
 WEFT_PRESERVE_MOST_THUNK(__weft_push_preserving, __weft_push)
 WEFT_PRESERVE_MOST_THUNK(__weft_after_push_preserving, __weft_after_push)
-#undef WEFT_PRESERVE_MOST_THUNK
 #endif
 
 /// Takes back the frame the caller pushed; false if a thief took it.

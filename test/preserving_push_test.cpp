@@ -1,11 +1,11 @@
-// Unit tests of the preserve_most thunks of the push's rare paths
+// Unit test of the preserve_most thunks of the push's rare paths
 // (runtime/abi.cpp): the fast path inlined into fast clones calls
 // __weft_push_preserving and __weft_after_push_preserving with LLVM's
 // preserve_most convention, so a fast clone may hold values in rcx, rdx,
-// rsi, rdi and r8 to r10 across them. Each test fills those registers with
-// sentinels, calls the thunk the way compiled code does, and checks that
+// rsi, rdi and r8 to r10 across them. The test fills those registers with
+// sentinels, calls a thunk the way compiled code does, and checks that
 // every sentinel (and the argument in rdi) came back.
-#include "frame.h"
+#include "preserve_most.h"
 #include "worker.h"
 
 #include "weft/frame_abi.h"
@@ -16,9 +16,20 @@
 
 #if defined(__x86_64__)
 
-namespace {
+/// A callee as the C convention allows: it overwrites every register it
+/// need not keep, and returns its argument.
+extern "C" [[gnu::noinline]] std::int64_t weft_test_clobber_all(void *Arg) {
+  asm volatile("mov $-1, %%rcx\n\tmov $-1, %%rdx\n\tmov $-1, %%rsi\n\t"
+               "mov $-1, %%r8\n\tmov $-1, %%r9\n\tmov $-1, %%r10\n\t"
+               "mov $-1, %%r11\n\t"
+               :
+               :
+               : "rcx", "rdx", "rsi", "r8", "r9", "r10", "r11");
+  return reinterpret_cast<std::int64_t>(Arg);
+}
+WEFT_PRESERVE_MOST_THUNK(weft_test_clobber_preserving, weft_test_clobber_all)
 
-using weft::Frame;
+namespace {
 
 /// The registers that preserve_most keeps and the C convention does not,
 /// as the thunk left them: rcx, rdx, rsi, rdi, r8, r9, r10.
@@ -74,30 +85,28 @@ void expectSentinels(const Kept &After, void *Arg) {
   EXPECT_EQ(After.Regs[6], 0x6666666666666666u);
 }
 
-TEST(PreservingPush, KeepsTheCallersRegistersAndPushes) {
-  Frame F{};
+// The thunks' macro around a callee that clobbers all it may: every
+// register comes back, and the callee's result.
+TEST(PreservingPush, ThunkKeepsWhatTheCalleeClobbers) {
+  int Arg = 0;
   Kept After{};
-  std::int64_t Mark = callWithSentinels<__weft_push_preserving>(&F, After);
-  expectSentinels(After, &F);
-  // The push happened: its mark is the deque's bottom, and the pop that
-  // undoes it takes the frame back.
-  weft::Worker *W = weft::current_worker();
-  ASSERT_NE(W, nullptr);
-  EXPECT_EQ(Mark, W->deque.owner_bottom());
-  EXPECT_TRUE(__weft_pop(Mark));
+  std::int64_t Result =
+      callWithSentinels<weft_test_clobber_preserving>(&Arg, After);
+  expectSentinels(After, &Arg);
+  EXPECT_EQ(Result, reinterpret_cast<std::int64_t>(&Arg));
 }
 
+// The runtime's own thunk, which can be called with nothing pushed (a
+// pushed frame would be stolen by the pool's thieves, with no slow clone
+// to run); every program's first spawn goes through the push's.
 TEST(PreservingPush, AfterPushKeepsTheCallersRegistersAndReturnsTheMark) {
-  Frame F{};
-  std::int64_t Mark = __weft_push(&F);
-  weft::Worker *W = weft::current_worker();
+  weft::Worker *W = weft::current_or_new_worker();
   ASSERT_NE(W, nullptr);
   Kept After{};
-  std::int64_t Again =
+  std::int64_t Bottom =
       callWithSentinels<__weft_after_push_preserving>(W, After);
   expectSentinels(After, W);
-  EXPECT_EQ(Again, Mark);
-  EXPECT_TRUE(__weft_pop(Mark));
+  EXPECT_EQ(Bottom, W->deque.owner_bottom());
 }
 
 } // namespace

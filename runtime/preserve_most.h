@@ -1,0 +1,33 @@
+//===- preserve_most.h - Calls that keep the caller's registers -----------===//
+//
+// LLVM's preserve_most convention keeps every general register but r11
+// across a call, so that a caller holds its values where they are instead
+// of in callee-saved registers it must save in its prologue. The fast path
+// inlined into fast clones calls the push's rare paths so (fast_path.cpp).
+// The runtime is not necessarily built by Clang, which alone knows the
+// convention, so a thunk implements it: it keeps the registers that the C
+// convention lets a callee clobber (rcx, rdx, rsi, rdi, r8 to r10) around a
+// plain call of the function.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_RUNTIME_PRESERVE_MOST_H
+#define WEFT_RUNTIME_PRESERVE_MOST_H
+
+#include <cstdint>
+
+#if defined(__x86_64__)
+/// Defines `std::int64_t Thunk(void *)`, which calls `Target` (a function of
+/// the same type, with C linkage) keeping rcx, rdx, rsi, rdi and r8 to r10.
+/// The entry's stack is 8 bytes past a 16-byte boundary; seven pushes align
+/// it for the call.
+#define WEFT_PRESERVE_MOST_THUNK(Thunk, Target)                                \
+  extern "C" __attribute__((naked)) std::int64_t Thunk(void *) {             \
+    asm("push %rcx\n\tpush %rdx\n\tpush %rsi\n\tpush %rdi\n\t"               \
+        "push %r8\n\tpush %r9\n\tpush %r10\n\t"                              \
+        "call " #Target "@PLT\n\t"                                            \
+        "pop %r10\n\tpop %r9\n\tpop %r8\n\tpop %rdi\n\t"                       \
+        "pop %rsi\n\tpop %rdx\n\tpop %rcx\n\tret");                             \
+  }
+#endif
+
+#endif // WEFT_RUNTIME_PRESERVE_MOST_H
