@@ -10,8 +10,15 @@
 //   weft-place-dynamic-allocas  dynamic allocas back, by clone
 //                               (PlaceDynamicAllocas.cpp)
 //   weft-clean-up-fast-clones   a clean-up of what changed (below)
+//   weft-spawn-tail-calls       a fast clone's last recursive call made a
+//                               loop, where its frame stays private (found
+//                               before the fast path is inlined), and the
+//                               clean-up again (SpawnTailCalls.cpp)
 //   weft-rethrow-exits          rethrows routed to the return
 //                               (RethrowExits.cpp)
+//   (with weft-spawn-tail-calls)  the leaf's return of its own and the
+//                               loop's values kept in the frame, last, so
+//                               that no pass moves them
 //   weft-restore-thread-locals  the thread-local addresses, last
 //                               (lower/ThreadLocals.cpp)
 //   weft-race-frame             race mode only: the frames' own accesses

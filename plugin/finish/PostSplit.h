@@ -29,8 +29,10 @@ inline constexpr const char *FrameSlotName = "weft.frame.mem";
 /// function that holds it (the fast clone, or its caller once inlined) and
 /// drops its free, places dynamic allocas, and puts the thread-local
 /// addresses back. With \p CleanUp (any -O but -O0) it also runs a short
-/// clean-up on the functions it changed and routes the fast clones'
-/// rethrows to their return. "weft-finish", or "weft-finish<clean-up>".
+/// clean-up on the functions it changed, turns the last recursive call of
+/// the fast clones whose frame stays private into a loop, and routes the
+/// fast clones' rethrows to their return. "weft-finish", or
+/// "weft-finish<clean-up>".
 class FinishPass : public llvm::PassInfoMixin<FinishPass> {
 public:
   /// With \p Race (race mode), it ends by hiding the frames' own accesses
