@@ -709,6 +709,13 @@ bool finishSpawnTailLoop(Function &F) {
     Changed |= keepAccumulatorInFrame(*L, Frame);
     Changed |= reloadPhisOfFrameSlots(*L, Frame);
   }
+  // The loads left for phis that became loads at their uses.
+  if (Changed)
+    for (BasicBlock &BB : F)
+      for (Instruction &I : make_early_inc_range(BB))
+        if (auto *Load = dyn_cast<LoadInst>(&I);
+            Load && Load->use_empty() && Load->isSimple())
+          Load->eraseFromParent();
   return Changed;
 }
 
