@@ -4,7 +4,10 @@
 // are stolen from: a sum (fib), a product, a sum whose leaf has a loop of
 // its own (the leaf's path never initialises the frame), a void function
 // with two spawn points (two resume indices in one loop), an exception
-// thrown by the loop's last call several rounds in, and a function whose
+// thrown by the loop's last call several rounds in, a tree whose nodes
+// spawn all children but the last in a loop of their own (with results
+// summed after the sync, which stays a call, and with none, which becomes
+// a loop around that loop), and a function whose
 // frame holds a local that its recursive call reads through a pointer,
 // which must not become a loop.
 // RUN: %clangxx -O2 %s -o %t.serial
@@ -20,6 +23,8 @@
 // IR-LABEL: define {{.*}} @_Z7scatterPlll(
 // IR: !weft.tail.loop
 // IR-LABEL: define {{.*}} @_Z8throwinglll(
+// IR: !weft.tail.loop
+// IR-LABEL: define {{.*}} @_Z4markllPl(
 // IR: !weft.tail.loop
 // IR-LABEL: define {{.*}} @_Z11read_parentlPKl(
 // IR-NOT: !weft.tail.loop
@@ -104,6 +109,39 @@ long throwing(long lo, long hi, long bad) {
   return left + right;
 }
 
+// An implicit tree, node i's children 4i + 1 .. 4i + 4 below `size`: all
+// children but the last spawned in a loop, the last visited in place, so
+// that the program's own loop of spawns runs inside each round.
+long visit(long node, long size) {
+  long sum = node % 97;
+  long first = 4 * node + 1;
+  if (first >= size)
+    return sum;
+  long last = first + 3 < size ? first + 3 : size - 1;
+  long parts[4] = {};
+  for (long c = first; c < last; ++c)
+    parts[c - first] = cilk_spawn visit(c, size);
+  long tail = visit(last, size);
+  cilk_sync;
+  for (long p : parts)
+    sum += p;
+  return sum + tail;
+}
+
+// The same tree, each node writing its own slot: the loop of spawns runs
+// inside each round of the loop that the last child's call becomes.
+void mark(long node, long size, long *out) {
+  out[node] = node % 97 + 1;
+  long first = 4 * node + 1;
+  if (first >= size)
+    return;
+  long last = first + 3 < size ? first + 3 : size - 1;
+  for (long c = first; c < last; ++c)
+    cilk_spawn mark(c, size, out);
+  mark(last, size, out);
+  cilk_sync;
+}
+
 // Its local lives in the frame across the spawn, and the recursive calls
 // read it through `parent`: the frame is not the function's alone.
 long read_parent(long n, const long *parent) {
@@ -141,6 +179,14 @@ int main(int argc, char **argv) {
     }
   }
   std::printf("throwing, none = %ld\n", throwing(0, 1000, -1));
+
+  std::printf("visit = %ld\n", visit(0, 5000 * n));
+  std::vector<long> marks(5000 * n, 0);
+  mark(0, (long)marks.size(), marks.data());
+  long marked = 0;
+  for (long i = 0; i < (long)marks.size(); ++i)
+    marked += marks[i] == i % 97 + 1 ? 1 : 0;
+  std::printf("mark: %ld of %zu right\n", marked, marks.size());
 
   long root = 1;
   std::printf("read_parent(%ld) = %ld\n", n - 4, read_parent(n - 4, &root));
