@@ -20,13 +20,23 @@
 /// the same type, with C linkage) keeping rcx, rdx, rsi, rdi and r8 to r10.
 /// The entry's stack is 8 bytes past a 16-byte boundary; seven pushes align
 /// it for the call.
+/// Each push and pop tells the unwind tables how far the stack moved, so
+/// that debuggers and sanitizers see the caller behind the thunk.
+#define WEFT_PRESERVE_MOST_SAVE(Reg)                                           \
+  "push %" #Reg "\n\t.cfi_adjust_cfa_offset 8\n\t"
+#define WEFT_PRESERVE_MOST_RESTORE(Reg)                                        \
+  "pop %" #Reg "\n\t.cfi_adjust_cfa_offset -8\n\t"
 #define WEFT_PRESERVE_MOST_THUNK(Thunk, Target)                                \
   extern "C" __attribute__((naked)) std::int64_t Thunk(void *) {             \
-    asm("push %rcx\n\tpush %rdx\n\tpush %rsi\n\tpush %rdi\n\t"               \
-        "push %r8\n\tpush %r9\n\tpush %r10\n\t"                              \
+    asm(WEFT_PRESERVE_MOST_SAVE(rcx) WEFT_PRESERVE_MOST_SAVE(rdx)              \
+            WEFT_PRESERVE_MOST_SAVE(rsi) WEFT_PRESERVE_MOST_SAVE(rdi)          \
+                WEFT_PRESERVE_MOST_SAVE(r8) WEFT_PRESERVE_MOST_SAVE(r9)        \
+                    WEFT_PRESERVE_MOST_SAVE(r10)                               \
         "call " #Target "@PLT\n\t"                                            \
-        "pop %r10\n\tpop %r9\n\tpop %r8\n\tpop %rdi\n\t"                       \
-        "pop %rsi\n\tpop %rdx\n\tpop %rcx\n\tret");                             \
+        WEFT_PRESERVE_MOST_RESTORE(r10) WEFT_PRESERVE_MOST_RESTORE(r9)         \
+            WEFT_PRESERVE_MOST_RESTORE(r8) WEFT_PRESERVE_MOST_RESTORE(rdi)     \
+                WEFT_PRESERVE_MOST_RESTORE(rsi) WEFT_PRESERVE_MOST_RESTORE(rdx) \
+                    WEFT_PRESERVE_MOST_RESTORE(rcx) "ret");                    \
   }
 #endif
 
