@@ -8,7 +8,7 @@
 // RUN: %clang -fplugin=%plugin -O1 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.ll
 // RUN: %opt-weft -passes='weft-lower-spawns,coro-early,cgscc(coro-split),coro-cleanup' -S %t.ll -o %t.split.ll
 // RUN: %opt-weft -passes=weft-finish -S %t.split.ll -o %t.finish.ll
-// RUN: %opt-weft -passes=weft-inline-fast-path,weft-stolen-checks,weft-frame-to-stack,weft-place-dynamic-allocas,weft-rethrow-exits,weft-restore-thread-locals -S %t.split.ll -o %t.steps.ll
+// RUN: %opt-weft -passes=weft-stolen-checks,weft-inline-fast-path,weft-frame-to-stack,weft-place-dynamic-allocas,weft-rethrow-exits,weft-restore-thread-locals -S %t.split.ll -o %t.steps.ll
 // RUN: diff %t.finish.ll %t.steps.ll
 // RUN: FileCheck %s < %t.steps.ll
 #include <cilk/cilk.h>

@@ -26,6 +26,8 @@
 // IR: !weft.tail.loop
 // IR-LABEL: define {{.*}} @_Z4markllPl(
 // IR: !weft.tail.loop
+// IR-LABEL: define {{.*}} @_Z13throwing_herelll(
+// IR: !weft.tail.loop
 // IR-LABEL: define {{.*}} @_Z11read_parentlPKl(
 // IR-NOT: !weft.tail.loop
 // IR-LABEL: define {{.*}} @_Z11read_parentlPKl.resume(
@@ -142,6 +144,22 @@ void mark(long node, long size, long *out) {
   cilk_sync;
 }
 
+// The same, the message built in the leaf itself: the strings are
+// temporaries in the frame whose addresses go to the library, on a path
+// that makes no more recursive calls, so the frame still counts as private.
+long throwing_here(long lo, long hi, long bad) {
+  if (hi - lo < 2) {
+    if (lo == bad)
+      throw std::runtime_error("here " + std::to_string(lo));
+    return lo;
+  }
+  long mid = lo + (hi - lo) / 2;
+  long left = cilk_spawn throwing_here(lo, mid, bad);
+  long right = throwing_here(mid, hi, bad);
+  cilk_sync;
+  return left + right;
+}
+
 // Its local lives in the frame across the spawn, and the recursive calls
 // read it through `parent`: the frame is not the function's alone.
 long read_parent(long n, const long *parent) {
@@ -179,6 +197,13 @@ int main(int argc, char **argv) {
     }
   }
   std::printf("throwing, none = %ld\n", throwing(0, 1000, -1));
+  for (long bad : {0L, 7L, 500L, 998L, -1L}) {
+    try {
+      std::printf("throwing_here = %ld\n", throwing_here(0, 999, bad));
+    } catch (const std::runtime_error &E) {
+      std::printf("caught %s\n", E.what());
+    }
+  }
 
   std::printf("visit = %ld\n", visit(0, 5000 * n));
   std::vector<long> marks(5000 * n, 0);

@@ -3,8 +3,8 @@
 // What must wait for coro-split runs at the end of the pipeline, in this
 // order (FinishPass, "weft-finish"):
 //
-//   weft-inline-fast-path       the runtime's push and pop (FastPath.cpp)
 //   weft-stolen-checks          false in fast clones (StolenChecks.cpp)
+//   weft-inline-fast-path       the runtime's push and pop (FastPath.cpp)
 //   weft-frame-to-stack         frames as allocas, their initialisation
 //                               sunk (FrameToStack.cpp, SinkFrameInit.cpp)
 //   weft-place-dynamic-allocas  dynamic allocas back, by clone
@@ -126,14 +126,15 @@ loopTailCalls(const SmallPtrSetImpl<Function *> &Candidates,
 }
 
 PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
-  // Before the fast path hands the frame to the deque's ring, where the
-  // runtime's calls are still calls.
+  SmallPtrSet<Function *, 16> Touched;
+  bool Changed = lowerStolenChecks(M, Touched);
+  // With the fast clones' slow-path branches gone, and before the fast path
+  // hands the frame to the deque's ring, where the runtime's calls are
+  // still calls.
   SmallPtrSet<Function *, 8> TailLoops;
   if (CleanUp)
     TailLoops = findPrivateFrameRecursion(M);
-  SmallPtrSet<Function *, 16> Touched;
-  bool Changed = inlineFastPath(M, Touched);
-  Changed |= lowerStolenChecks(M, Touched);
+  Changed |= inlineFastPath(M, Touched);
   SmallPtrSet<Function *, 8> FastClones; // whoever allocates a frame
   Changed |= placeFramesOnStack(M, FastClones);
   Changed |= placeDynamicAllocas(M, FastClones);

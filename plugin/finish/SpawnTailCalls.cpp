@@ -25,7 +25,9 @@
 // succeeded, no thief holds it, and nothing of the program does unless the
 // program itself took the address of a slot. So where the frame is private
 // (every use of it is an access of its own slots or one of the runtime's
-// frame calls; FinishPass checks this before the fast path is inlined) the
+// frame calls, or hands a pointer to the program only on a path that makes
+// no more recursive calls, as a leaf's temporaries do; FinishPass checks
+// this once the stolen checks are folded, before the fast path is inlined) the
 // frame is dead at a recursive call made after the pops, once nothing
 // reads it after the call. Three rewrites make that visible:
 //
@@ -124,9 +126,23 @@ bool isEscapeMarker(const Instruction &I) {
   return isa<CallInst>(I) && I.getMetadata(EscapeMarkerMD);
 }
 
+/// Whether the function's own calls are all out of reach of \p From: a
+/// pointer into the frame that escapes there cannot outlive the round.
+bool reachesNoSelfCall(Instruction *From) {
+  Function &F = *From->getFunction();
+  for (User *U : F.users())
+    if (auto *Call = dyn_cast<CallBase>(U);
+        Call && Call->getFunction() == &F && Call->getCalledFunction() == &F &&
+        isPotentiallyReachable(From, Call))
+      return false;
+  return true;
+}
+
 /// Whether every use of \p Frame, through address arithmetic, reads or
-/// writes its slots or hands it to the runtime's frame calls: no pointer
-/// into it is stored, compared or passed to the program's functions.
+/// writes its slots or hands it to the runtime's frame calls, except where
+/// the pointer escapes to the program (stored, or passed to one of its
+/// functions) on a path that makes no more recursive calls: a leaf's
+/// temporaries, say, which the last round can only reach on its way out.
 bool frameStaysPrivate(Value *Frame) {
   SmallVector<Value *, 16> Work = {Frame};
   SmallPtrSet<Value *, 16> Seen = {Frame};
@@ -134,23 +150,26 @@ bool frameStaysPrivate(Value *Frame) {
     Value *V = Work.pop_back_val();
     for (Use &U : V->uses()) {
       auto *I = cast<Instruction>(U.getUser());
-      if (isa<GetElementPtrInst>(I)) {
+      // Pointers into the frame, followed.
+      if (isa<GetElementPtrInst>(I) || isa<PHINode>(I) || isa<SelectInst>(I)) {
         if (Seen.insert(I).second)
           Work.push_back(I);
         continue;
       }
-      if (isa<LoadInst>(I))
+      // Reading it, or comparing it (a string's test for its own buffer).
+      if (isa<LoadInst>(I) || isa<ICmpInst>(I))
         continue;
-      if (isa<StoreInst>(I)) {
-        if (U.getOperandNo() != StoreInst::getPointerOperandIndex())
-          return false;
+      if (isa<StoreInst>(I) &&
+          U.getOperandNo() == StoreInst::getPointerOperandIndex())
         continue;
-      }
       if (isa<MemIntrinsic>(I) || isEscapeMarker(*I))
         continue;
       if (auto *II = dyn_cast<IntrinsicInst>(I); II && II->isLifetimeStartOrEnd())
         continue;
       if (auto *Call = dyn_cast<CallBase>(I); Call && isFrameCall(*Call))
+        continue;
+      // Stored as a value, passed to the program, or anything else.
+      if ((isa<StoreInst>(I) || isa<CallBase>(I)) && reachesNoSelfCall(I))
         continue;
       return false;
     }
