@@ -15,6 +15,7 @@
 
 namespace llvm {
 class AllocaInst;
+class Instruction;
 } // namespace llvm
 
 namespace weft {
@@ -172,6 +173,10 @@ bool forgetDeadSlotsInRace(llvm::Module &M);
 /// ThreadSanitizer's one per access (RaceRanges.cpp). Returns true if it
 /// changed anything.
 bool checkAccessRunsAsRanges(llvm::Module &M);
+
+/// Whether \p I is the empty asm that lets a spawn's destination escape
+/// (SpawnWindow.cpp, escapeDestinations), which captures nothing really.
+bool isEscapeMarker(const llvm::Instruction &I);
 
 /// Once \p Frame (a fast clone's coroutine frame) is an alloca: moves the
 /// stores that initialise it off the paths that never use it

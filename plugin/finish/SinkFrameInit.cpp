@@ -60,13 +60,12 @@ STATISTIC(NumDroppedEscapeMarkers,
           "Escape markers of allocas that became frame slots dropped");
 
 namespace weft {
-namespace {
 
-/// The empty asm that lets a spawn's destination escape (SpawnWindow.cpp,
-/// escapeDestinations).
 bool isEscapeMarker(const Instruction &I) {
   return isa<CallInst>(I) && I.getMetadata(EscapeMarkerMD);
 }
+
+namespace {
 
 /// Whether anything but the escape markers captures the frame.
 struct CapturedOtherwise : CaptureTracker {

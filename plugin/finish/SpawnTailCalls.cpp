@@ -121,11 +121,6 @@ bool isFrameCall(const CallBase &Call) {
   return Name == FrameFreeName || Name == IsStolenName;
 }
 
-/// The empty asm that lets a spawn's destination escape (SpawnWindow.cpp).
-bool isEscapeMarker(const Instruction &I) {
-  return isa<CallInst>(I) && I.getMetadata(EscapeMarkerMD);
-}
-
 /// Whether the function's own calls are all out of reach of \p From: a
 /// pointer into the frame that escapes there cannot outlive the round.
 bool reachesNoSelfCall(Instruction *From) {
@@ -436,17 +431,17 @@ bool dropRepeatedInits(Function &F, Loop &L, AllocaInst *Frame,
     for (Instruction &I : *BB)
       if (isConstantInit(I, Frame) && VMap.lookup(&I))
         Inits.push_back(&I);
+  // The function's stores and memory intrinsics into the frame.
   SmallVector<Instruction *, 32> Writes;
-  for (Instruction &I : instructions(F))
-    if (I.mayWriteToMemory() && !isa<CallInst>(I) && !isa<InvokeInst>(I) &&
-        !isa<MemIntrinsic>(I)) {
-      if (auto *Store = dyn_cast<StoreInst>(&I);
-          Store && getUnderlyingObject(Store->getPointerOperand()) == Frame)
-        Writes.push_back(&I);
-    } else if (auto *Mem = dyn_cast<MemIntrinsic>(&I);
-               Mem && getUnderlyingObject(Mem->getDest()) == Frame) {
+  for (Instruction &I : instructions(F)) {
+    Value *Dest = nullptr;
+    if (auto *Store = dyn_cast<StoreInst>(&I))
+      Dest = Store->getPointerOperand();
+    else if (auto *Mem = dyn_cast<MemIntrinsic>(&I))
+      Dest = Mem->getDest();
+    if (Dest && getUnderlyingObject(Dest) == Frame)
       Writes.push_back(&I);
-    }
+  }
   SmallVector<Instruction *, 8> Repeated;
   for (Instruction *Init : Inits) {
     auto *Peeled = cast<Instruction>(VMap.lookup(Init));
@@ -509,6 +504,21 @@ void duplicatePath(ArrayRef<BasicBlock *> Path, BasicBlock *Pred) {
   Pred->getTerminator()->replaceSuccessorWith(Path.front(), Copy);
 }
 
+/// Replaces every use of \p V with a load of \p Slot just before it (at the
+/// end of the incoming block, for a phi).
+void loadSlotAtEachUse(Value *V, Value *Slot) {
+  SmallVector<Use *, 8> Uses;
+  for (Use &U : V->uses())
+    Uses.push_back(&U);
+  for (Use *U : Uses) {
+    auto *User = cast<Instruction>(U->getUser());
+    Instruction *Before = User;
+    if (auto *Phi = dyn_cast<PHINode>(User))
+      Before = Phi->getIncomingBlock(*U)->getTerminator();
+    U->set(new LoadInst(V->getType(), Slot, "acc", Before->getIterator()));
+  }
+}
+
 /// Keeps the loop's accumulator (the header's phi that the latch adds to)
 /// in the frame's destroy slot, which nothing reads: a fast clone's frame
 /// is never destroyed through its handle (SinkFrameInit.cpp drops the
@@ -550,29 +560,24 @@ bool keepAccumulatorInFrame(Loop &L, AllocaInst *Frame) {
     if (auto *Op = dyn_cast<BinaryOperator>(In);
         Op && is_contained(Op->operands(), Acc))
       Identity = ConstantExpr::getBinOpIdentity(Op->getOpcode(), Acc->getType());
+  // The frame's initialisation: the one store of the resume pointer
+  // outside the loop, if there is exactly one.
   StoreInst *ResumeStore = nullptr;
+  unsigned ResumeStores = 0;
   for (Instruction &I : instructions(F))
     if (auto *Store = dyn_cast<StoreInst>(&I);
-        Store && Store->getPointerOperand() == Frame && !L.contains(Store))
-      ResumeStore = ResumeStore ? nullptr : Store;
+        Store && Store->getPointerOperand() == Frame && !L.contains(Store)) {
+      ResumeStore = Store;
+      ++ResumeStores;
+    }
+  if (ResumeStores != 1)
+    ResumeStore = nullptr;
   StoreInst *IdentityStore = nullptr;
   if (Identity && ResumeStore)
     IdentityStore = new StoreInst(Identity, Slot,
                                   ResumeStore->getNextNode()->getIterator());
 
-  SmallVector<Use *, 8> Uses;
-  for (Use &U : Acc->uses())
-    Uses.push_back(&U);
-  SmallVector<PHINode *, 4> ExitPhis;
-  for (Use *U : Uses) {
-    auto *User = cast<Instruction>(U->getUser());
-    Instruction *Before = User;
-    if (auto *Phi = dyn_cast<PHINode>(User)) {
-      Before = Phi->getIncomingBlock(*U)->getTerminator();
-      ExitPhis.push_back(Phi);
-    }
-    U->set(new LoadInst(Acc->getType(), Slot, "acc", Before->getIterator()));
-  }
+  loadSlotAtEachUse(Acc, Slot);
   Acc->eraseFromParent();
 
   // Phis that merge such loads with the identity (LCSSA's, and the ones
@@ -604,16 +609,7 @@ bool keepAccumulatorInFrame(Loop &L, AllocaInst *Frame) {
         AllSlot &= slotHolds(Phi, In);
       if (!AllSlot)
         continue;
-      SmallVector<Use *, 4> PhiUses;
-      for (Use &U : Phi->uses())
-        PhiUses.push_back(&U);
-      for (Use *U : PhiUses) {
-        auto *User = cast<Instruction>(U->getUser());
-        Instruction *Before = User;
-        if (auto *P = dyn_cast<PHINode>(User))
-          Before = P->getIncomingBlock(*U)->getTerminator();
-        U->set(new LoadInst(Phi->getType(), Slot, "acc", Before->getIterator()));
-      }
+      loadSlotAtEachUse(Phi, Slot);
       Phi->eraseFromParent();
       Progress = true;
       break;
@@ -646,10 +642,6 @@ bool peelFirstRound(Function &F, BasicBlock *Header, AllocaInst *Frame,
   return true;
 }
 
-} // namespace
-
-namespace {
-
 /// Whether nothing from \p Load to the end of its block may write what
 /// it read: stores to other slots of \p Frame are fine.
 bool lastWordOfBlock(LoadInst *Load, AllocaInst *Frame) {
@@ -661,14 +653,10 @@ bool lastWordOfBlock(LoadInst *Load, AllocaInst *Frame) {
   for (Instruction *I = Load->getNextNode(); I; I = I->getNextNode()) {
     if (!I->mayWriteToMemory())
       continue;
-    auto *Store = dyn_cast<StoreInst>(I);
-    auto At = Store ? offsetInFrame(Store->getPointerOperand(), Frame, DL)
-                    : std::nullopt;
-    if (!At)
+    if (!isa<StoreInst>(I))
       return false;
-    int64_t Size =
-        DL.getTypeStoreSize(Store->getValueOperand()->getType()).getFixedValue();
-    if (*At < End && *Begin < *At + Size)
+    auto [B, E] = bytesWritten(*I, Frame);
+    if (B < End && *Begin < E)
       return false;
   }
   return true;
