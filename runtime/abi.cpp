@@ -106,22 +106,24 @@ extern "C" {
 std::int64_t __weft_push(void *Frame) {
   Worker *W = current_or_new_worker();
   std::int64_t Mark = W->deque.push(asFrame(Frame));
-  W->stats.spawns.add();
   if (push_needs_hooks())
     __weft_after_push(W);
   return Mark;
 }
 
-/// What a push must do besides pushing when push_needs_hooks(): wake a
-/// sleeping worker, so that the new work does not wait for its timeout,
-/// and in stress mode give thieves a window. Thieves move only the top,
-/// so the deque's bottom is still the push's mark.
+/// What a push must do besides pushing when push_needs_hooks(): count it
+/// while spawns are counted, wake a sleeping worker, so that the new work
+/// does not wait for its timeout, and in stress mode give thieves a
+/// window. Thieves move only the top, so the deque's bottom still gives
+/// the push's mark.
 std::int64_t __weft_after_push(void *WorkerPtr) {
   auto *W = static_cast<Worker *>(WorkerPtr);
+  if (push_hooks() & detail::CountBit)
+    W->stats.spawns.add();
   wake_one_if_sleeping();
   if (detail::StressMode)
     stressPoint(W);
-  return W->deque.owner_bottom();
+  return W->deque.owner_mark();
 }
 
 /// __weft_push and __weft_after_push as the inlined fast path calls them:

@@ -1,7 +1,7 @@
 //===- api.cpp - The program's view of the runtime (weft/api.h, cilk_api.h) ===//
 //
-// The worker count and number, and the statistics, for programs that ask
-// (weft/api.h), under Weft's names and OpenCilk's, and Cilk Plus's calls
+// The worker count and number for programs that ask (weft/api.h; the
+// statistics are stats_api.cpp's), under Weft's names and OpenCilk's, and Cilk Plus's calls
 // that set the count and start the pool (cilk/cilk_api.h). None of this is
 // on a spawn's path.
 //
@@ -53,8 +53,6 @@ unsigned weft_get_worker_number(void) {
   Worker *W = current_worker();
   return W ? W->id : 0;
 }
-
-void weft_get_stats(struct weft_stats *Out) { collect_stats(*Out); }
 
 unsigned __cilkrts_get_nworkers(void) { return weft_get_nworkers(); }
 

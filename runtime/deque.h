@@ -38,6 +38,13 @@
 // it is the plain pop_owned(), as if there were no mark. The comparison
 // is a predicted branch, so the store does not wait for the load.
 //
+// With symmetric fences (fence.h) no pop may decide on an unfenced load of
+// top, so none may take the marked path. Rather than have that path test
+// the fence mode at every spawn, such a deque hands out no mark a bottom
+// can equal: every push takes the slow path (push_limit_ below every
+// bottom), which returns bottom plus symmetric_bias_ (2^62, far above any
+// index), and the pop that gets it is the plain one, which fences.
+//
 // Peak size. The deque records the most elements it held at once, as its
 // owner saw them when pushing, for WEFT_STATS. Counting at every push would
 // put work on the spawn path, so the owner's private bound on bottom doubles
@@ -151,10 +158,10 @@ public:
     return pop_fenced(B) != T();
   }
 
-  /// Owner only: bottom, which only the owner moves: after a push, that
-  /// push's mark.
-  std::int64_t owner_bottom() const {
-    return bottom_.load(std::memory_order_relaxed);
+  /// Owner only: the newest push's mark, from bottom, which only the owner
+  /// moves.
+  std::int64_t owner_mark() const {
+    return bottom_.load(std::memory_order_relaxed) + symmetric_bias_;
   }
 
   /// Any thread but the owner. Takes the oldest element into \p Out.
@@ -292,16 +299,18 @@ private:
       // Relaxed: only the owner writes; readers want a statistic.
       peak_.store(B + 1 - Top, std::memory_order_relaxed);
     arm_peak_trap(Top);
-    return B + 1;
+    return B + 1 + symmetric_bias_;
   }
 
   /// Owner only: sets the private bound on bottom from \p Top, a top the
   /// owner has read with acquire or itself written: try_push() fails when
   /// bottom reaches Top + peak, that is when the size counted from \p Top
   /// reaches the peak (never more than the capacity). A stale Top is always
-  /// safe: it only makes the ring look fuller than it is.
+  /// safe: it only makes the ring look fuller than it is. With symmetric
+  /// fences the bound lies below every bottom, so that each push gets its
+  /// biased mark from push_slow().
   void arm_peak_trap(std::int64_t Top) {
-    push_limit_ = Top + peak_.load(std::memory_order_relaxed);
+    push_limit_ = Top + peak_.load(std::memory_order_relaxed) - symmetric_bias_;
   }
 
   /// Owner only: the first half of a pop. Moves bottom down over the newest
@@ -309,26 +318,27 @@ private:
   /// than one element was there, so that no thief can reach slot B and the
   /// pop is done; otherwise pop_fenced() must finish it.
   ///
-  /// The common path tests no fence mode. With asymmetric fences the
-  /// compiler barrier is the owner's whole side of the pair with steal().
-  /// With symmetric fences the load of top below is not fenced, so its
-  /// value must not decide anything: pop_bias_ then makes the test fail
-  /// whatever the load returned, and pop_fenced() issues the full fence
-  /// and loads top again (fence.h).
+  /// With asymmetric fences the compiler barrier is the owner's whole side
+  /// of the pair with steal(). With symmetric fences the load of top is not
+  /// fenced, so its value must not decide anything: the test fails whatever
+  /// the load returned, and pop_fenced() issues the full fence and loads top
+  /// again (fence.h).
   bool reserve_bottom(std::int64_t &B, std::int64_t &T0) {
     B = bottom_.load(std::memory_order_relaxed) - 1;
-    return reserve(B, T0);
+    return reserve(B, T0) && symmetric_bias_ == 0;
   }
 
   /// Owner only: reserve_bottom() with the new bottom \p B given (bottom
-  /// minus one, which the caller knows without loading it).
+  /// minus one, which the caller knows without loading it). Tests no fence
+  /// mode, so that the marked pop inlined at every spawn does not: marks
+  /// reach it only from deques with asymmetric fences (see Marks above).
   bool reserve(std::int64_t B, std::int64_t &T0) {
     // Relaxed: thieves order this store against their read of bottom with
     // the fence pair, not with release/acquire.
     bottom_.store(B, std::memory_order_relaxed);
     light_fence(); // pairs with heavy_fence() in steal()
     T0 = top_.load(std::memory_order_relaxed);
-    return T0 + pop_bias_ < B;
+    return T0 < B;
   }
 
   /// Owner only: the rest of a pop that reserve_bottom() could not finish:
@@ -336,7 +346,7 @@ private:
   /// line: it runs when the deque is nearly empty, not per spawn (in
   /// symmetric mode on every pop, where the fence costs more than the call).
   __attribute__((noinline)) T pop_fenced(std::int64_t B) {
-    if (pop_bias_ != 0)
+    if (symmetric_bias_ != 0)
       symmetric_fence(); // pairs with heavy_fence() in steal()
     // Relaxed, as in reserve_bottom(): ordered by the fence pair.
     std::int64_t T0 = top_.load(std::memory_order_relaxed);
@@ -383,11 +393,11 @@ private:
   // peak is 0, so the first push traps.
   std::int64_t mask_ = kInitialCapacity - 1;
   std::int64_t push_limit_ = 0;
-  // 0 with asymmetric fences; otherwise so large that reserve_bottom()'s
-  // test fails for any top and bottom (indices stay far below 2^62), so
-  // that every pop goes through pop_fenced() and its full fence. Set once:
-  // the fence mode is fixed before any worker's deque exists.
-  std::int64_t pop_bias_ = fences_asymmetric() ? 0 : std::int64_t(1) << 62;
+  // 0 with asymmetric fences; otherwise 2^62, far above any index (they
+  // stay far below it), which keeps every push and pop off the paths that
+  // do not fence (Marks above). Set once: the fence mode is fixed before any
+  // worker's deque exists.
+  std::int64_t symmetric_bias_ = fences_asymmetric() ? 0 : std::int64_t(1) << 62;
   std::int64_t slow_pushes_ = 0;
   // Written by the owner only, read by statistics from any thread.
   std::atomic<std::int64_t> peak_{0};

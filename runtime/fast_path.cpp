@@ -7,15 +7,22 @@
 // coro-split the IR pass inlines these two bodies at every push and pop it
 // emitted (plugin/finish/FastPath.cpp), as OpenCilk inlines its ABI bitcode. What
 // is left per spawn is one thread-local read, the deque's owner-side loads
-// and stores, a counter and one flag test in the push; one thread-local
-// read, a store, a compiler barrier and a load in the pop, which takes the
-// push's mark (bottom after the push) rather than waiting for bottom to be
-// loaded back (Deque::pop_owned).
+// and stores and one flag test in the push; one thread-local read, a load
+// to confirm the mark, a store, a compiler barrier and a load of top in the
+// pop, which takes the push's mark (bottom after the push) rather than
+// waiting for bottom to be loaded back (Deque::pop_owned). Each test that
+// used to be here is folded into one that stays: a thread not yet
+// registered meets a deque that refuses its push (detail::NoWorker), so
+// there is no null test; symmetric fences keep every push and pop off this
+// path through the deque's limit and marks (deque.h), so there is no fence
+// mode test; and the spawn counter runs only under the flag test, while
+// someone can read it (stats.cpp).
 //
 // The bodies are Deque's own owner operations (deque.h), so the runtime and
 // the inlined code cannot drift apart. Anything uncommon (a thread's first
-// spawn, a full ring, sleeping workers, stress mode, the last element of a
-// deque) calls back into libweft (abi.cpp, Deque::pop_fenced).
+// spawn, a full ring, symmetric fences, sleeping workers, stress mode, the
+// last element of a deque) calls back into libweft (abi.cpp,
+// Deque::pop_fenced).
 //
 // Each thread-local read is done where it stands, never reused across the
 // spawned call: a stolen parent's child may return on another thread (the
@@ -46,14 +53,16 @@ extern "C" {
 #endif
 
 std::int64_t __weft_push_inline(void *FramePtr) {
+  // A thread's first push finds detail::NoWorker, whose deque refuses it.
   Worker *W = detail::ThreadWorker;
   std::int64_t Mark;
-  if (__builtin_expect(W == nullptr, 0) ||
-      !W->deque.try_push(static_cast<Frame *>(FramePtr), Mark))
+  if (!W->deque.try_push(static_cast<Frame *>(FramePtr), Mark))
     return WEFT_RARE_PUSH(FramePtr); // registers the thread, or grows the ring
-  W->stats.spawns.add();
-  if (__builtin_expect(push_needs_hooks(), 0))
-    return WEFT_RARE_AFTER_PUSH(W); // the mark again: not kept across the call
+  if (unsigned Hooks = push_hooks(); __builtin_expect(Hooks != 0, 0)) {
+    if (Hooks != detail::CountBit)
+      return WEFT_RARE_AFTER_PUSH(W); // the mark again: not kept across the call
+    W->stats.spawns.add(); // all there is to do while statistics are on
+  }
   return Mark;
 }
 

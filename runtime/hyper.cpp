@@ -146,7 +146,7 @@ void *__weft_hyper_lookup(void *Key, std::size_t Size, std::size_t Align,
                           IdentityFn I, ReduceFn R) {
   // No stack switch can happen in here (views.cpp's lookup reads it the
   // same way).
-  Worker *W = detail::ThreadWorker;
+  Worker *W = thread_worker_or_null();
   if (!W || W->views.Leftmost) {
     // A race-mode run is serial, always leftmost: every strand's view is
     // the variable itself, which the race runtime must not check.

@@ -21,6 +21,9 @@
 #include <cstdio>
 #include <string>
 
+/// Defined by stats_api.cpp, in the programs that call weft_get_stats().
+extern "C" void __weft_stats_api_linked(void) __attribute__((weak));
+
 namespace weft {
 namespace {
 
@@ -63,6 +66,15 @@ void printIfPoolNeverStarted() {
 /// -Wl,--undefined=__weft_link_runtime, which pulls this file, and so the
 /// line above, into every program they link, whether it spawns or not.
 extern "C" void __weft_link_runtime(void) {}
+
+void start_counting_spawns_if_read() {
+  if (config().stats || config().debug_hang_seconds != 0 ||
+      __weft_stats_api_linked)
+    // Relaxed: this runs as the pool starts, before any push returns; every
+    // push afterwards happens after it (the thread creation or the
+    // call_once that gave its thread a worker).
+    detail::PushHooks.fetch_or(detail::CountBit, std::memory_order_relaxed);
+}
 
 void collect_stats(weft_stats &Out) {
   Out = weft_stats{};

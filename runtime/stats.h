@@ -36,7 +36,7 @@ struct Peak {
 };
 
 struct WorkerStats {
-  Counter spawns;         // frames pushed
+  Counter spawns;         // frames pushed, while counted (stats_api.cpp)
   Counter steals;         // successful steals
   Counter steal_attempts; // steal calls on a victim
   Counter parks;          // fast clones that parked their stack
@@ -46,6 +46,11 @@ struct WorkerStats {
   Peak peak_stacks;       // most fiber stacks taken by this worker in use at
                           // once (occupancy.h)
 };
+
+/// Called as the pool starts: counts spawns from then on, if anything will
+/// read the count (WEFT_STATS=1, the hang watch, weft_get_stats()). Other
+/// programs' spawns count nothing: stats_api.cpp says why.
+void start_counting_spawns_if_read();
 
 /// The counters summed over all workers, as weft_get_stats() reports them.
 void collect_stats(weft_stats &Out);

@@ -215,7 +215,7 @@ extern "C" {
 void *__weft_reducer_lookup(__weft_reducer *R) {
   // No stack switch can happen in here, so the thread-local read is safe
   // without current_worker()'s barrier.
-  Worker *W = detail::ThreadWorker;
+  Worker *W = thread_worker_or_null();
   if (!W || W->views.Leftmost)
     return R->leftmost;
   if (!W->views.Map)

@@ -21,7 +21,10 @@
 namespace weft {
 
 namespace detail {
-__thread Worker *ThreadWorker = nullptr;
+UnownedWorker NoWorker;
+// Constant-initialized, so that a spawn in a static constructor that runs
+// before NoWorker's finds zeros there, which refuse the push just as well.
+__thread Worker *ThreadWorker = &NoWorker.W;
 std::atomic<unsigned> PushHooks{0};
 } // namespace detail
 
@@ -111,7 +114,7 @@ void workerThreadMain(Worker *W) {
 void shutdownPool() {
   ShutdownFlag.store(true, std::memory_order_release);
   wake_all();
-  Worker *Self = ThreadWorker;
+  Worker *Self = current_worker();
   for (std::thread &T : *PoolThreads) {
     // exit() called from inside a task: its thread cannot be joined.
     if (Self && !Self->external)
@@ -129,6 +132,7 @@ void shutdownPool() {
 Worker *startPool() {
   fences_init();
   unsigned Count = nworkers_setting().fix();
+  start_counting_spawns_if_read();
   // Before any thread that could steal exists; their start orders it.
   start_stack_budget(Count);
   Worker *Caller = claimSlot(/*External=*/true);
@@ -156,10 +160,8 @@ bool workVisible(Worker *Self) {
 
 Worker *current_worker() {
   asm volatile("" ::: "memory");
-  return ThreadWorker;
+  return thread_worker_or_null();
 }
-
-void set_current_worker(Worker *W) { ThreadWorker = W; }
 
 Worker *current_or_new_worker() {
   if (Worker *W = current_worker())

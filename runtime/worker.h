@@ -61,28 +61,53 @@ struct alignas(kCacheLineBytes) Worker {
 };
 
 namespace detail {
-/// The calling thread's worker. Read directly only by the spawn path that
-/// the plugin inlines into user code (fast_path.cpp), where the IR pass
-/// keeps every read after a call that may have moved the stack to another
-/// thread; the runtime itself goes through current_worker().
+/// The calling thread's worker, or &NoWorker.W for a thread that never
+/// entered Weft. Read directly only by the spawn path that the plugin
+/// inlines into user code (fast_path.cpp), where the IR pass keeps every
+/// read after a call that may have moved the stack to another thread; the
+/// runtime itself goes through current_worker(), which says null.
 extern __thread Worker *ThreadWorker;
+/// What ThreadWorker points to before the thread's first spawn: a worker
+/// no thread owns, whose deque refuses every push (its push limit is its
+/// bottom, and neither ever moves), so that the inlined push tests no null
+/// pointer: the refused push is the rare one, which registers the thread.
+/// Never destroyed: a thread may spawn for the first time while exit
+/// handlers run.
+union UnownedWorker {
+  Worker W;
+  UnownedWorker() : W() {}
+  ~UnownedWorker() {}
+};
+extern UnownedWorker NoWorker;
 /// Why a push must call __weft_after_push(), in one word so that the
 /// inlined push tests it with one load: the number of idle workers about
-/// to sleep (worker.cpp, idle_sleep()), plus StressBit in stress mode.
+/// to sleep (worker.cpp, idle_sleep()), plus StressBit in stress mode, plus
+/// CountBit while spawns are counted (stats.cpp, count_spawns()).
 extern std::atomic<unsigned> PushHooks;
 inline constexpr unsigned StressBit = 1u << 31;
-inline constexpr unsigned SleeperMask = StressBit - 1;
+inline constexpr unsigned CountBit = 1u << 30;
+inline constexpr unsigned SleeperMask = CountBit - 1;
 /// WEFT_STRESS=1: give thieves a window after each push (abi.cpp).
 extern bool StressMode;
 } // namespace detail
 
-/// True when a push must also run __weft_after_push(): a worker sleeps, or
-/// stress mode is on. Relaxed: a sleeper this load misses has seen the
-/// push, by the asymmetric fence in idle_sleep(); the stress bit is set
-/// before main.
-inline bool push_needs_hooks() {
-  return detail::PushHooks.load(std::memory_order_relaxed) != 0;
+/// The calling thread's worker, or null if it never entered Weft, for
+/// runtime code in which no stack switch can happen; elsewhere
+/// current_worker().
+inline Worker *thread_worker_or_null() {
+  Worker *W = detail::ThreadWorker;
+  return W == &detail::NoWorker.W ? nullptr : W;
 }
+
+/// Why the calling push must do more than push; none when 0: a worker
+/// sleeps, stress mode is on, or spawns are counted. Relaxed: a sleeper
+/// this load misses has seen the push, by the asymmetric fence in
+/// idle_sleep(); the stress and count bits are set before the push that
+/// starts the pool returns, and every other push happens after it.
+inline unsigned push_hooks() {
+  return detail::PushHooks.load(std::memory_order_relaxed);
+}
+inline bool push_needs_hooks() { return push_hooks() != 0; }
 
 /// The worker of the calling thread, or null if it never entered Weft.
 /// Not inlined, so no caller can cache the thread-local address across a
@@ -91,7 +116,6 @@ Worker *current_worker();
 /// As current_worker(), registering the calling thread (and starting the
 /// pool on first use) if needed.
 Worker *current_or_new_worker();
-void set_current_worker(Worker *W);
 
 /// Registry of all workers; slots [0, worker_count()) are published.
 unsigned worker_count();

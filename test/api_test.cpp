@@ -163,6 +163,29 @@ TEST(Api, ThreadThatNeverSpawnedIsWorkerZero) {
   EXPECT_EQ(Number, 0u);
 }
 
+// A thread that never entered Weft reads the unowned worker where the
+// inlined push reads its own (worker.h, NoWorker), and that worker's deque
+// refuses the push, however many times, so that the push always comes to
+// the runtime, which registers the thread; the runtime itself says "no
+// worker".
+TEST(Api, ThreadThatNeverSpawnedMeetsADequeThatRefusesItsPush) {
+  std::thread([] {
+    EXPECT_EQ(weft::detail::ThreadWorker, &weft::detail::NoWorker.W);
+    EXPECT_EQ(weft::current_worker(), nullptr);
+    EXPECT_EQ(weft::thread_worker_or_null(), nullptr);
+    for (int Attempt = 0; Attempt < 3; ++Attempt) {
+      std::int64_t Mark = -1;
+      EXPECT_FALSE(weft::detail::ThreadWorker->deque.try_push(nullptr, Mark));
+    }
+    weft::Worker *W = weft::current_or_new_worker();
+    ASSERT_NE(W, nullptr);
+    EXPECT_NE(W, &weft::detail::NoWorker.W);
+    EXPECT_EQ(weft::detail::ThreadWorker, W);
+    EXPECT_EQ(weft::current_worker(), W);
+  }).join();
+  EXPECT_EQ(weft::detail::NoWorker.W.deque.size_hint(), 0);
+}
+
 // The starter and the pool hold 0 to P-1; another thread gets a number
 // of its own.
 TEST(Api, LaterExternalThreadsFollowThePool) {

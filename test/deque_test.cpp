@@ -279,6 +279,30 @@ TEST_P(DequeTest, PushPopPairsRaceThievesForTheLastElement) {
   RecordProperty("stolen", static_cast<int>(StolenCount));
 }
 
+// The inlined push and pop test no fence mode (deque.h, Marks): with
+// symmetric fences every push must take the slow path, and its mark must
+// confirm nothing, so that the pop that gets it is the plain one, which
+// fences. With asymmetric fences a loop of spawns traps once, and each mark
+// is bottom after the push.
+TEST_P(DequeTest, MarksTakeTheFencedPopExactlyWhenFencesAreSymmetric) {
+  const bool Asymmetric = GetParam();
+  constexpr int Pairs = 1000;
+  Deque<Item> D;
+  D.push(item(1)); // an older element, so that no pop is of the last one
+  for (std::uintptr_t I = 2; I < Pairs + 2; ++I) {
+    std::int64_t Mark = D.push(item(I));
+    EXPECT_EQ(Mark, D.owner_mark());
+    if (Asymmetric)
+      EXPECT_EQ(Mark, 2);
+    else
+      EXPECT_GE(Mark, std::int64_t(1) << 62);
+    ASSERT_TRUE(D.pop_owned(Mark));
+  }
+  EXPECT_EQ(D.slow_pushes(), Asymmetric ? 2 : Pairs + 1);
+  EXPECT_EQ(D.pop(), item(1));
+  EXPECT_EQ(D.pop(), nullptr);
+}
+
 // pop_owned(Mark), the fast clone's inlined pop, reports "taken back"
 // without reading the element, and stores bottom from the push's mark
 // without loading it first. Exercise both of its paths against thieves:

@@ -103,10 +103,10 @@ TEST(PreservingPush, AfterPushKeepsTheCallersRegistersAndReturnsTheMark) {
   weft::Worker *W = weft::current_or_new_worker();
   ASSERT_NE(W, nullptr);
   Kept After{};
-  std::int64_t Bottom =
+  std::int64_t Mark =
       callWithSentinels<__weft_after_push_preserving>(W, After);
   expectSentinels(After, W);
-  EXPECT_EQ(Bottom, W->deque.owner_bottom());
+  EXPECT_EQ(Mark, W->deque.owner_mark());
 }
 
 } // namespace

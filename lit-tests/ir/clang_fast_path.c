@@ -17,8 +17,17 @@
 // code built for a shared object (-fPIC) keeps the GOT. The out-of-line
 // calls stay for ThreadSanitizer, for other targets and at -O0.
 //
+// The inlined push and pop make only the tests they must (runtime/
+// fast_path.cpp): the push loads its worker and goes straight to the
+// deque's bottom and limit, with no null test (a thread not yet registered
+// reads a worker whose deque refuses the push), and after publishing it
+// tests the hook word, with no spawn counter on the way (spawns are
+// counted under that test, while something reads them); the pop compares
+// top with the new bottom as it loaded it, with no fence-mode bias added.
+//
 // RUN: %weftcc -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=FAST %s
 // RUN: %weftcc -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=LEAF %s
+// RUN: %weftcc -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=TESTS %s
 // RUN: %weftcc -O2 -g -c %s -o %t.o
 // RUN: %weftcc -O2 -fPIE -S -emit-llvm %s -o - | FileCheck --check-prefix=EXE %s
 // RUN: %weftcc -O2 -fno-pic -S -emit-llvm %s -o - | FileCheck --check-prefix=EXE %s
@@ -53,6 +62,21 @@ long fib(long n) {
 // FAST-LABEL: define internal {{.*}} @fib.resume(
 // FAST-NOT: call {{.*}} @__weft_pop_inline(
 // FAST-NOT: define {{.*}} @__weft_push_inline(
+
+// TESTS-LABEL: define {{.*}} @fib(
+// TESTS: call ptr @llvm.threadlocal.address.p0(ptr @_ZN4weft6detail12ThreadWorkerE)
+// TESTS-NEXT: %[[W:[0-9]+]] = load ptr, ptr
+// TESTS-NEXT: getelementptr inbounds i8, ptr %[[W]]
+// TESTS-NEXT: load atomic i64
+// TESTS-NEXT: getelementptr inbounds i8, ptr %[[W]]
+// TESTS-NEXT: load i64
+// TESTS-NEXT: icmp slt i64
+// TESTS-NEXT: br i1
+// TESTS: store atomic i64 {{.*}} release
+// TESTS-NEXT: load atomic i32, ptr @_ZN4weft6detail9PushHooksE monotonic
+// TESTS: fence syncscope("singlethread") seq_cst
+// TESTS-NEXT: %[[TOP:[0-9]+]] = load atomic i64, ptr
+// TESTS-NEXT: icmp slt i64 %[[TOP]],
 
 // EXE-DAG: @_ZN4weft6detail12ThreadWorkerE = external dso_local thread_local(localexec)
 // EXE-DAG: @_ZN4weft6detail9PushHooksE = external dso_local
