@@ -56,7 +56,7 @@ std::int64_t __weft_push_inline(void *FramePtr) {
   // A thread's first push finds detail::NoWorker, whose deque refuses it.
   Worker *W = detail::ThreadWorker;
   std::int64_t Mark;
-  if (!W->deque.try_push(static_cast<Frame *>(FramePtr), Mark))
+  if (__builtin_expect(!W->deque.try_push(static_cast<Frame *>(FramePtr), Mark), 0))
     return WEFT_RARE_PUSH(FramePtr); // registers the thread, or grows the ring
   if (unsigned Hooks = push_hooks(); __builtin_expect(Hooks != 0, 0)) {
     if (Hooks != detail::CountBit)
