@@ -14,7 +14,9 @@
  * threads: weft_set_nworkers() overrides WEFT_NWORKERS until then, and
  * fails afterwards. The statistics are the counters that WEFT_STATS=1
  * prints at exit, totals since the program started; read while workers
- * run, each counter may lag its true value by a few events.
+ * run, each counter may lag its true value by a few events. Spawns are
+ * counted only in a program that can read the count: calling
+ * weft_get_stats() anywhere in it is enough.
  *
  * Worker numbers run from 0 to weft_get_nworkers() - 1: 0 is the thread
  * that started the pool (usually main), 1 to P-1 the pool's threads. A
