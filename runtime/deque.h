@@ -38,12 +38,14 @@
 // it is the plain pop_owned(), as if there were no mark. The comparison
 // is a predicted branch, so the store does not wait for the load.
 //
-// With symmetric fences (fence.h) no pop may decide on an unfenced load of
-// top, so none may take the marked path. Rather than have that path test
-// the fence mode at every spawn, such a deque hands out no mark a bottom
-// can equal: every push takes the slow path (push_limit_ below every
-// bottom), which returns bottom plus symmetric_bias_ (2^62, far above any
-// index), and the pop that gets it is the plain one, which fences.
+// Fence modes. With symmetric fences (fence.h) no pop may decide on an
+// unfenced load of top. Rather than have the pop inlined at every spawn
+// test the fence mode, such a deque stores top biased by 2^62 (far above
+// any index), so that the inlined comparison of the loaded top with the
+// new bottom fails whatever the load returned, and the pop goes on in
+// pop_fenced(), which fences and loads top again. Everything else reads top
+// through top_index(), which takes the bias off; a thief's CAS moves the
+// biased word by one just as it would the plain one.
 //
 // Peak size. The deque records the most elements it held at once, as its
 // owner saw them when pushing, for WEFT_STATS. Counting at every push would
@@ -82,7 +84,10 @@ template <typename T> class Deque {
 public:
   static constexpr std::int64_t kInitialCapacity = 256;
 
-  Deque() : ring_(Ring::create(kInitialCapacity, nullptr)) {}
+  Deque() : ring_(Ring::create(kInitialCapacity, nullptr)) {
+    // Before any thread but the constructing one can see the deque.
+    top_.store(symmetric_bias_, std::memory_order_relaxed);
+  }
   ~Deque() {
     Ring *R = ring_.load(std::memory_order_relaxed);
     while (R) {
@@ -121,8 +126,8 @@ public:
   /// Owner only. Takes back the newest element; returns T() if the deque is
   /// empty or a thief took the last element.
   T pop() {
-    std::int64_t B, T0;
-    if (reserve_bottom(B, T0)) // more than one element: no thief can reach B
+    std::int64_t B;
+    if (reserve_bottom(B)) // more than one element: no thief can reach B
       return ring_.load(std::memory_order_relaxed)->get(B);
     return pop_fenced(B);
   }
@@ -144,31 +149,32 @@ public:
   bool pop_owned(std::int64_t Mark) {
     if (__builtin_expect(bottom_.load(std::memory_order_relaxed) != Mark, 0))
       return pop_owned();
-    std::int64_t B = Mark - 1, T0;
-    if (__builtin_expect(reserve(B, T0), 1))
+    std::int64_t B = Mark - 1;
+    if (__builtin_expect(reserve(B), 1))
       return true;
     return pop_fenced(B) != T();
   }
 
   /// Owner only. pop_owned(Mark) without a mark: takes bottom as it is.
   bool pop_owned() {
-    std::int64_t B, T0;
-    if (__builtin_expect(reserve_bottom(B, T0), 1))
+    std::int64_t B;
+    if (__builtin_expect(reserve_bottom(B), 1))
       return true;
     return pop_fenced(B) != T();
   }
 
-  /// Owner only: the newest push's mark, from bottom, which only the owner
+  /// Owner only: the newest push's mark: bottom, which only the owner
   /// moves.
   std::int64_t owner_mark() const {
-    return bottom_.load(std::memory_order_relaxed) + symmetric_bias_;
+    return bottom_.load(std::memory_order_relaxed);
   }
 
   /// Any thread but the owner. Takes the oldest element into \p Out.
   StealResult steal(T &Out) {
     // Acquire: pairs with the seq_cst CAS of an earlier thief, so that the
     // slot we read is not one the owner reused before that thief took it.
-    std::int64_t T0 = top_.load(std::memory_order_acquire);
+    std::int64_t Word = top_.load(std::memory_order_acquire);
+    std::int64_t T0 = top_index(Word);
     // A cheap look first: an empty-looking deque is not worth a membarrier.
     // A stale view only makes this steal miss, as if it had come earlier.
     if (bottom_.load(std::memory_order_relaxed) <= T0)
@@ -183,7 +189,7 @@ public:
     Ring *R = ring_.load(std::memory_order_acquire);
     T X = R->get(T0);
     // seq_cst: one total order with the owner's CAS on the last element.
-    if (!top_.compare_exchange_strong(T0, T0 + 1, std::memory_order_seq_cst,
+    if (!top_.compare_exchange_strong(Word, Word + 1, std::memory_order_seq_cst,
                                       std::memory_order_relaxed))
       return StealResult::Lost;
     Out = X;
@@ -193,13 +199,13 @@ public:
   /// Any thread. A hint: may be stale in either direction.
   bool maybe_nonempty() const {
     return bottom_.load(std::memory_order_relaxed) >
-           top_.load(std::memory_order_relaxed);
+           top_index(top_.load(std::memory_order_relaxed));
   }
 
   /// Owner only (exact for the owner, which alone moves bottom).
   std::int64_t size_hint() const {
     std::int64_t N = bottom_.load(std::memory_order_relaxed) -
-                     top_.load(std::memory_order_relaxed);
+                     top_index(top_.load(std::memory_order_relaxed));
     return N > 0 ? N : 0;
   }
 
@@ -209,7 +215,7 @@ public:
     std::int64_t top, bottom;
   };
   Ends ends() const {
-    return {top_.load(std::memory_order_relaxed),
+    return {top_index(top_.load(std::memory_order_relaxed)),
             bottom_.load(std::memory_order_relaxed)};
   }
 
@@ -237,6 +243,10 @@ public:
   /// Owner only: pushes that took the slow path (a new peak, a steal since
   /// the last slow push, or a full ring).
   std::int64_t slow_pushes() const { return slow_pushes_; }
+
+  /// Owner only: pops that went on in pop_fenced() (the last element, or
+  /// any pop with symmetric fences).
+  std::int64_t fenced_pops() const { return fenced_pops_; }
 
 private:
   /// A power-of-two circular array of slots; slot i is index i mod capacity.
@@ -290,7 +300,7 @@ private:
     // Acquire: a slot below `top` may be reused only after the thief that
     // took it has read it (its CAS on top is seq_cst). Every slot try_push
     // overwrites lies below the top seen here.
-    std::int64_t Top = top_.load(std::memory_order_acquire);
+    std::int64_t Top = top_index(top_.load(std::memory_order_acquire));
     Ring *R = ring_.load(std::memory_order_relaxed);
     if (B - Top > mask_)
       R = grow(R, Top, B);
@@ -299,18 +309,16 @@ private:
       // Relaxed: only the owner writes; readers want a statistic.
       peak_.store(B + 1 - Top, std::memory_order_relaxed);
     arm_peak_trap(Top);
-    return B + 1 + symmetric_bias_;
+    return B + 1;
   }
 
   /// Owner only: sets the private bound on bottom from \p Top, a top the
   /// owner has read with acquire or itself written: try_push() fails when
   /// bottom reaches Top + peak, that is when the size counted from \p Top
   /// reaches the peak (never more than the capacity). A stale Top is always
-  /// safe: it only makes the ring look fuller than it is. With symmetric
-  /// fences the bound lies below every bottom, so that each push gets its
-  /// biased mark from push_slow().
+  /// safe: it only makes the ring look fuller than it is.
   void arm_peak_trap(std::int64_t Top) {
-    push_limit_ = Top + peak_.load(std::memory_order_relaxed) - symmetric_bias_;
+    push_limit_ = Top + peak_.load(std::memory_order_relaxed);
   }
 
   /// Owner only: the first half of a pop. Moves bottom down over the newest
@@ -320,25 +328,27 @@ private:
   ///
   /// With asymmetric fences the compiler barrier is the owner's whole side
   /// of the pair with steal(). With symmetric fences the load of top is not
-  /// fenced, so its value must not decide anything: the test fails whatever
-  /// the load returned, and pop_fenced() issues the full fence and loads top
-  /// again (fence.h).
-  bool reserve_bottom(std::int64_t &B, std::int64_t &T0) {
+  /// fenced, so its value must not decide anything: the test compares the
+  /// biased word, which fails whatever the load returned, and pop_fenced()
+  /// issues the full fence and loads top again (fence.h; Fence modes above).
+  bool reserve_bottom(std::int64_t &B) {
     B = bottom_.load(std::memory_order_relaxed) - 1;
-    return reserve(B, T0) && symmetric_bias_ == 0;
+    return reserve(B);
   }
 
   /// Owner only: reserve_bottom() with the new bottom \p B given (bottom
-  /// minus one, which the caller knows without loading it). Tests no fence
-  /// mode, so that the marked pop inlined at every spawn does not: marks
-  /// reach it only from deques with asymmetric fences (see Marks above).
-  bool reserve(std::int64_t B, std::int64_t &T0) {
+  /// minus one, which the caller knows without loading it).
+  bool reserve(std::int64_t B) {
     // Relaxed: thieves order this store against their read of bottom with
     // the fence pair, not with release/acquire.
     bottom_.store(B, std::memory_order_relaxed);
     light_fence(); // pairs with heavy_fence() in steal()
-    T0 = top_.load(std::memory_order_relaxed);
-    return T0 < B;
+    return top_.load(std::memory_order_relaxed) < B;
+  }
+
+  /// The index a word of top_ stands for (Fence modes above).
+  std::int64_t top_index(std::int64_t Word) const {
+    return Word - symmetric_bias_;
   }
 
   /// Owner only: the rest of a pop that reserve_bottom() could not finish:
@@ -346,10 +356,12 @@ private:
   /// line: it runs when the deque is nearly empty, not per spawn (in
   /// symmetric mode on every pop, where the fence costs more than the call).
   __attribute__((noinline)) T pop_fenced(std::int64_t B) {
+    ++fenced_pops_;
     if (symmetric_bias_ != 0)
       symmetric_fence(); // pairs with heavy_fence() in steal()
     // Relaxed, as in reserve_bottom(): ordered by the fence pair.
-    std::int64_t T0 = top_.load(std::memory_order_relaxed);
+    std::int64_t Word = top_.load(std::memory_order_relaxed);
+    std::int64_t T0 = top_index(Word);
     if (T0 < B) // more than one element after all
       return ring_.load(std::memory_order_relaxed)->get(B);
     if (T0 > B) { // was empty
@@ -359,7 +371,7 @@ private:
     T X = ring_.load(std::memory_order_relaxed)->get(B);
     // The last element: race the thieves for it on top. seq_cst keeps the
     // CAS in the single total order with the thieves' CAS.
-    bool Won = top_.compare_exchange_strong(T0, T0 + 1, std::memory_order_seq_cst,
+    bool Won = top_.compare_exchange_strong(Word, Word + 1, std::memory_order_seq_cst,
                                             std::memory_order_relaxed);
     bottom_.store(B + 1, std::memory_order_relaxed);
     if (!Won)
@@ -384,6 +396,7 @@ private:
 
   // Thieves write top; only the owner writes bottom and ring. Each on its
   // own cache line, so that steals do not invalidate the owner's bottom.
+  // top_ holds the index plus symmetric_bias_ (Fence modes above).
   alignas(kCacheLineBytes) std::atomic<std::int64_t> top_{0};
   alignas(kCacheLineBytes) std::atomic<std::int64_t> bottom_{0};
   std::atomic<Ring *> ring_;
@@ -394,11 +407,12 @@ private:
   std::int64_t mask_ = kInitialCapacity - 1;
   std::int64_t push_limit_ = 0;
   // 0 with asymmetric fences; otherwise 2^62, far above any index (they
-  // stay far below it), which keeps every push and pop off the paths that
-  // do not fence (Marks above). Set once: the fence mode is fixed before any
+  // stay far below it), added to top_ so that no unfenced pop can decide
+  // (Fence modes above). Set once: the fence mode is fixed before any
   // worker's deque exists.
   std::int64_t symmetric_bias_ = fences_asymmetric() ? 0 : std::int64_t(1) << 62;
   std::int64_t slow_pushes_ = 0;
+  std::int64_t fenced_pops_ = 0;
   // Written by the owner only, read by statistics from any thread.
   std::atomic<std::int64_t> peak_{0};
 };

@@ -13,15 +13,16 @@
 // waiting for bottom to be loaded back (Deque::pop_owned). Each test that
 // used to be here is folded into one that stays: a thread not yet
 // registered meets a deque that refuses its push (detail::NoWorker), so
-// there is no null test; symmetric fences keep every push and pop off this
-// path through the deque's limit and marks (deque.h), so there is no fence
-// mode test; and the spawn counter runs only under the flag test, while
-// someone can read it (stats.cpp).
+// there is no null test; with symmetric fences the deque's top is biased
+// so that the pop's comparison always fails over to the fenced pop
+// (deque.h, Fence modes), so there is no fence-mode test; and the spawn
+// counter runs only under the flag test, while someone can read it
+// (stats_api.cpp).
 //
 // The bodies are Deque's own owner operations (deque.h), so the runtime and
 // the inlined code cannot drift apart. Anything uncommon (a thread's first
-// spawn, a full ring, symmetric fences, sleeping workers, stress mode, the
-// last element of a deque) calls back into libweft (abi.cpp,
+// spawn, a full ring, sleeping workers, stress mode, the last element of a
+// deque, every pop with symmetric fences) calls back into libweft (abi.cpp,
 // Deque::pop_fenced).
 //
 // Each thread-local read is done where it stands, never reused across the

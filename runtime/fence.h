@@ -30,12 +30,13 @@
 // The owner's pop does not test the mode on its common path (that test was
 // a load and a branch per spawn). It always issues the compiler barrier,
 // loads `top`, and decides "more than one element, done" from a comparison
-// that a per-deque bias makes fail in symmetric mode, whatever the load
-// returned (deque.h, reserve_bottom()). The pop then goes out of line,
-// issues the seq_cst fence and loads `top` again, and decides only from
-// that load: so in symmetric mode every decision rests on a fenced load,
-// exactly as before, and the unfenced load is never used. A membarrier-less
-// kernel pays a call per pop on top of the fence it already paid.
+// that fails in symmetric mode whatever the load returned, because the
+// deque then stores `top` biased by 2^62 (deque.h, Fence modes). The pop
+// then goes out of line (pop_fenced()), issues the seq_cst fence and loads
+// `top` again, and decides only from that load: so in symmetric mode every
+// decision rests on a fenced load, and the unfenced load is never used. A
+// membarrier-less kernel pays a call per pop on top of the fence it
+// already paid.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_RUNTIME_FENCE_H

@@ -140,7 +140,8 @@ HangSnapshot takeSnapshot() {
 /// scheduler-event counts. The counts only grow, so equal fingerprints a
 /// quarter second apart mean no worker spawned, stole, parked, resumed or
 /// ended a strand in between (a flat loop of spawns leaves its deque's ends
-/// where they were, but not its spawn count).
+/// where they were, but not its spawn count, which the runtime keeps while
+/// the watch runs: stats.cpp, start_counting_spawns_if_read()).
 std::uint64_t progressFingerprint() {
   std::uint64_t Hash = 0xcbf29ce484222325ull;
   auto Mix = [&Hash](std::uint64_t V) {

@@ -279,27 +279,28 @@ TEST_P(DequeTest, PushPopPairsRaceThievesForTheLastElement) {
   RecordProperty("stolen", static_cast<int>(StolenCount));
 }
 
-// The inlined push and pop test no fence mode (deque.h, Marks): with
-// symmetric fences every push must take the slow path, and its mark must
-// confirm nothing, so that the pop that gets it is the plain one, which
-// fences. With asymmetric fences a loop of spawns traps once, and each mark
-// is bottom after the push.
-TEST_P(DequeTest, MarksTakeTheFencedPopExactlyWhenFencesAreSymmetric) {
+// The inlined pop tests no fence mode (deque.h, Fence modes): with
+// symmetric fences the biased top makes every pop, marked or not, go on in
+// pop_fenced(), which fences; with asymmetric fences a pop with an older
+// element below it never does. Marks are bottom after the push in both.
+TEST_P(DequeTest, EveryPopFencesExactlyWhenFencesAreSymmetric) {
   const bool Asymmetric = GetParam();
   constexpr int Pairs = 1000;
   Deque<Item> D;
   D.push(item(1)); // an older element, so that no pop is of the last one
   for (std::uintptr_t I = 2; I < Pairs + 2; ++I) {
     std::int64_t Mark = D.push(item(I));
+    EXPECT_EQ(Mark, 2);
     EXPECT_EQ(Mark, D.owner_mark());
-    if (Asymmetric)
-      EXPECT_EQ(Mark, 2);
-    else
-      EXPECT_GE(Mark, std::int64_t(1) << 62);
     ASSERT_TRUE(D.pop_owned(Mark));
   }
-  EXPECT_EQ(D.slow_pushes(), Asymmetric ? 2 : Pairs + 1);
-  EXPECT_EQ(D.pop(), item(1));
+  D.push(item(2));
+  EXPECT_EQ(D.pop(), item(2)); // the unmarked pop alike
+  EXPECT_EQ(D.fenced_pops(), Asymmetric ? 0 : Pairs + 1);
+  EXPECT_EQ(D.slow_pushes(), 2); // the first two pushes, new peaks
+  EXPECT_EQ(D.size_hint(), 1);
+  EXPECT_EQ(D.pop(), item(1)); // the last element: fenced in both modes
+  EXPECT_EQ(D.fenced_pops(), Asymmetric ? 1 : Pairs + 2);
   EXPECT_EQ(D.pop(), nullptr);
 }
 

@@ -5,8 +5,8 @@
 // runtime counts from the pool's start, even with no WEFT_STATS in the
 // environment and even when the call comes only at the end: fib(22) makes
 // 28656 spawns (one per call with n >= 2), at P=1, at P=2 with forced
-// steals, and with symmetric fences, where every push takes the
-// runtime's slow path. A program that never calls it links no such member:
+// steals, and with symmetric fences, where every pop takes the
+// runtime's fenced path. A program that never calls it links no such member:
 // the runtime's reference to it stays weak and undefined.
 //
 // RUN: %weftcc -O2 %s -o %t
