@@ -19,11 +19,11 @@
 // LINE: spawns = 28656
 // LINE: weft-stats: workers=2 threads={{[0-9]+}} spawns=28656
 //
-// RUN: nm %t | FileCheck --check-prefix=LINKED %s
+// RUN: llvm-nm %t | FileCheck --check-prefix=LINKED %s
 // LINKED: T __weft_stats_api_linked
 // RUN: %weftcc -O2 -DNEVER_READ %s -o %t.unread
 // RUN: env WEFT_NWORKERS=2 %t.unread | FileCheck --check-prefix=UNREAD %s
-// RUN: nm %t.unread | FileCheck --check-prefix=NOT-LINKED %s
+// RUN: llvm-nm %t.unread | FileCheck --check-prefix=NOT-LINKED %s
 // UNREAD: fib(22) = 17711
 // NOT-LINKED: w __weft_stats_api_linked
 // NOT-LINKED-NOT: T weft_get_stats
