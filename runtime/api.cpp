@@ -1,9 +1,9 @@
 //===- api.cpp - The program's view of the runtime (weft/api.h, cilk_api.h) ===//
 //
 // The worker count and number for programs that ask (weft/api.h; the
-// statistics are stats_api.cpp's), under Weft's names and OpenCilk's, and Cilk Plus's calls
-// that set the count and start the pool (cilk/cilk_api.h). None of this is
-// on a spawn's path.
+// statistics are stats_api.cpp's), under Weft's names and OpenCilk's, and
+// Cilk Plus's calls that set the count and start the pool
+// (cilk/cilk_api.h). None of this is on a spawn's path.
 //
 //===----------------------------------------------------------------------===//
 

@@ -82,7 +82,8 @@ extern UnownedWorker NoWorker;
 /// Why a push must call __weft_after_push(), in one word so that the
 /// inlined push tests it with one load: the number of idle workers about
 /// to sleep (worker.cpp, idle_sleep()), plus StressBit in stress mode, plus
-/// CountBit while spawns are counted (stats.cpp, count_spawns()).
+/// CountBit while spawns are counted (stats.cpp,
+/// start_counting_spawns_if_read()).
 extern std::atomic<unsigned> PushHooks;
 inline constexpr unsigned StressBit = 1u << 31;
 inline constexpr unsigned CountBit = 1u << 30;
