@@ -12,6 +12,9 @@
 // CHECK: 45 3 4 6
 #include <cilk/cilk.h>
 #include <stdio.h>
+#ifdef __cplusplus
+#include <new>
+#endif
 
 static void zero(void *v) { *(long *)v = 0; }
 static void plus(void *l, void *r) { *(long *)l += *(long *)r; }
@@ -88,6 +91,27 @@ template <class T> static T in_template() {
   return t;
 }
 template long in_template<long>();
+// A data member of a class template is reported in the template, whether
+// or not its type depends on a parameter, and a reducer type given to a
+// template as its argument is reported there: neither would get views.
+template <class View> struct template_holder {
+  static void identity(void *v) { new (v) View(); }
+  static void reduce(void *l, void *r) { *(View *)l += *(View *)r; }
+  View cilk_reducer(identity, reduce) leftmost; // expected-error {{a data member cannot be a reducer (cilk_reducer)}}
+  long cilk_reducer(zero, plus) plain; // expected-error {{a data member cannot be a reducer (cilk_reducer)}}
+  View &view() { return leftmost; }
+};
+template <class T> struct box {
+  T value;
+};
+static long template_members() {
+  template_holder<long> h;
+  box<long cilk_reducer(zero, plus)> b; // expected-error {{a reducer type (cilk_reducer) cannot be a template argument}}
+  box<sum_of_long> named; // expected-error {{a reducer type (cilk_reducer) cannot be a template argument}}
+  box<sum_of<long> *> pointer; // no reducer: a pointer to one
+  h.view() = 1;
+  return h.view() + b.value + named.value + (pointer.value != 0);
+}
 static void specialization() {
   long cilk_reducer(zero_t<long>, plus_t<long>) s = 0;
   s += 1;

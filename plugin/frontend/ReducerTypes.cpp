@@ -291,9 +291,35 @@ void SpawnRewriter::checkReducerCaptures(const LambdaExpr *Lambda) {
               "reference");
 }
 
+void SpawnRewriter::reportReducerMember(const FieldDecl *F) {
+  error(F->getLocation(),
+        "a data member cannot be a reducer (cilk_reducer): declare the "
+        "reducer as a variable, or use weft::reducer<M> (<weft/reducer.h>)");
+}
+
+void SpawnRewriter::checkReducerTemplateArgument(
+    const TemplateArgumentLoc &Arg) {
+  if (Arg.getArgument().getKind() != TemplateArgument::Type)
+    return;
+  const TypeSourceInfo *TSI = Arg.getTypeSourceInfo();
+  if (!TSI || !reducerAttr(TSI->getTypeLoc()))
+    return;
+  error(Arg.getLocation(),
+        "a reducer type (cilk_reducer) cannot be a template argument: the "
+        "template's uses of it would not get the calling strand's view; "
+        "declare the reducer as a variable and pass a pointer to it");
+}
+
 void SpawnRewriter::checkReducerDeclaration(const DeclaratorDecl *D) {
   QualType T = D->getType();
-  if (T.isNull() || T->isDependentType())
+  if (T.isNull())
+    return;
+  // A member of a class template is reported in the template: its type
+  // may depend on a parameter (`View cilk_reducer(I, R) leftmost;`), and
+  // no instantiation of the class would be walked for it.
+  if (const auto *F = dyn_cast<FieldDecl>(D); F && reducerAttr(writtenType(F)))
+    return reportReducerMember(F);
+  if (T->isDependentType())
     return;
   if (const auto *P = dyn_cast<ParmVarDecl>(D))
     rewriteDefaultArgument(const_cast<ParmVarDecl *>(P));
@@ -313,12 +339,8 @@ void SpawnRewriter::checkReducerDeclaration(const DeclaratorDecl *D) {
     Element = AT->getElementType();
   if (!isReducerType(Element) || annotatedForOthers(D, /*Pointee=*/false))
     return;
-  if (isa<FieldDecl>(D)) {
-    error(Loc, "a data member cannot be a reducer (cilk_reducer): declare "
-               "the reducer as a variable, or use weft::reducer<M> "
-               "(<weft/reducer.h>)");
-    return;
-  }
+  if (const auto *F = dyn_cast<FieldDecl>(D))
+    return reportReducerMember(F);
   if (T->isReferenceType()) {
     error(Loc, "a reference to a reducer (cilk_reducer) is not supported: "
                "use a pointer ('T cilk_reducer(identity, reduce) *p')");

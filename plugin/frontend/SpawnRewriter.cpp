@@ -32,6 +32,12 @@ public:
     R.checkReducerDeclaration(D);
     return true;
   }
+  /// So is a reducer type given to a template, whose uses of it the
+  /// rewrite of its instantiations would not see as a reducer's.
+  bool TraverseTemplateArgumentLoc(const TemplateArgumentLoc &Arg) {
+    R.checkReducerTemplateArgument(Arg);
+    return RecursiveASTVisitor::TraverseTemplateArgumentLoc(Arg);
+  }
   /// A lambda outside any function body (in a namespace-scope variable's
   /// or a data member's initialiser) has a call operator that no
   /// declaration here leads to. Those in bodies were walked with them.

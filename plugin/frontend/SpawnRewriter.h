@@ -253,6 +253,12 @@ private:
   bool rewritableDeref(const clang::Expr *Pointer) const;
   void checkReducerCaptures(const clang::LambdaExpr *Lambda);
   void checkReducerDeclaration(const clang::DeclaratorDecl *D);
+  /// The error at a reducer data member: no view of it would ever be
+  /// looked up, so each strand would update the member itself.
+  void reportReducerMember(const clang::FieldDecl *F);
+  /// The error at a template argument that is a reducer type
+  /// (`Box<long cilk_reducer(I, R)>`).
+  void checkReducerTemplateArgument(const clang::TemplateArgumentLoc &Arg);
 
   // ReducerUses.cpp
   void makeReducerFunctions();
