@@ -16,8 +16,11 @@
 //   WEFT_STRESS=0|1    force steals: yield after pushes, never sleep, so the
 //                      slow clones, parking and joins run constantly
 //   WEFT_FENCES=auto|symmetric|asymmetric
-//                      how pop and steal are ordered (fence.h); auto uses
-//                      membarrier where the kernel offers it
+//                      how pop and steal are ordered (fence.h): auto
+//                      switches each deque between unfenced pops and
+//                      fenced ones as thieves come (needs membarrier, else
+//                      symmetric); symmetric fences every pop; asymmetric
+//                      never, and pays a membarrier per steal
 //   WEFT_DEBUG_HANG=S  when nothing moves for S seconds while work is
 //                      outstanding, print each worker's state to stderr
 //                      (hang_watch.h); 0, the default, watches nothing

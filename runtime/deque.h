@@ -4,8 +4,9 @@
 // at the top. Chase and Lev, "Dynamic circular work-stealing deque" (SPAA
 // 2005), with the memory orders of Le, Pop, Cohen and Zappa Nardelli,
 // "Correct and efficient work-stealing for weak memory models" (PPoPP 2013),
-// except that the pop/steal fence pair is asymmetric (fence.h): the owner
-// pays a compiler barrier, the thief a membarrier.
+// except for who pays for the pop/steal fence pair (fence.h): while thieves
+// come rarely the owner pays a compiler barrier and a thief a membarrier;
+// while they come often, each side a full fence (Fence policies below).
 //
 // Indices are 64-bit and only grow, so they never wrap in practice and
 // `bottom - top` is the size. The ring grows by doubling when full; a thief
@@ -14,7 +15,8 @@
 // deque's memory is at most twice its peak occupancy.
 //
 // Why our own deque rather than a library's: the fences are the whole cost
-// of a spawn, and no packaged deque offers the asymmetric pair; the owner's
+// of a spawn, and no packaged deque offers the asymmetric pair, let alone
+// one that switches; the owner's
 // pop must also tell "taken back" from "stolen" without touching the
 // element (docs/architecture.md, section 3).
 //
@@ -38,14 +40,55 @@
 // it is the plain pop_owned(), as if there were no mark. The comparison
 // is a predicted branch, so the store does not wait for the load.
 //
-// Fence modes. With symmetric fences (fence.h) no pop may decide on an
-// unfenced load of top. Rather than have the pop inlined at every spawn
-// test the fence mode, such a deque stores top biased by 2^62 (far above
-// any index), so that the inlined comparison of the loaded top with the
-// new bottom fails whatever the load returned, and the pop goes on in
-// pop_fenced(), which fences and loads top again. Everything else reads top
-// through top_index(), which takes the bias off; a thief's CAS moves the
-// biased word by one just as it would the plain one.
+// Fence policies. The pair of pop and steal needs a fence on each side
+// (fence.h); a deque is either unfenced (the owner's pop has a compiler
+// barrier, each steal a membarrier) or fenced (a full fence on each side).
+// The owner's inlined pop never tests which: top carries the mode in two
+// tag bits far above any index, and a tagged word compares greater than
+// any bottom, so the inlined "more than one element" test fails and the pop
+// goes on in pop_fenced(), which fences and loads top again. Everything
+// else reads top's index through top_index(); a thief's CAS moves the
+// tagged word by one just as it would the plain one.
+//
+//   tag of top        owner's pops          a thief's fence
+//   none              unfenced              a membarrier, or a request
+//   Requested         fenced                a membarrier, or wait
+//   Fenced            fenced                a full fence
+//
+// An Adaptive deque (the default) switches by a handshake on top. A thief
+// that finds it untagged does not pay a membarrier at once: it tags it
+// Requested (a CAS) and tries elsewhere. The owner's next pop sees the tag,
+// fences, and confirms with a CAS from Requested to Fenced; from then on
+// thieves fence only. If the owner does not pop within the thief's patience
+// (it runs a long leaf), the thief pays the membarrier after all. The owner
+// drops the tag (a CAS back to none) after kQuietPops fenced pops during
+// which top did not move: thieves have stopped coming. A Fenced deque
+// (WEFT_FENCES=symmetric) is tagged Fenced for good; an Unfenced one
+// (WEFT_FENCES=asymmetric) never gets a tag.
+//
+// Why a thief that fences only cannot take what an unfenced pop took. Let
+// pop P decide from an untagged top whose index t is below its slot B, and
+// take slot B without a CAS; let steal S load a Fenced top of index B,
+// fence, load bottom, and CAS top from index B to B + 1. Every write to top
+// is a read-modify-write (seq_cst CAS) but the constructor's. Indices never
+// decrease, so P's value (index t < B) comes before S's in top's
+// modification order. Let C be the last confirmation (Requested to Fenced)
+// at or before S's value; between C and S's value no write drops the tag
+// (a later confirmation would follow it), so P's untagged value comes
+// before C. C is the owner's own write: had C been sequenced before P, P
+// would read C's value or a later one. So P's store of bottom is sequenced
+// before C, a release; S's acquire load reads from C's release sequence
+// (every write after C is a read-modify-write), so P's bottom store happens
+// before S's load of bottom. S reads B, sees no element at B, or a later
+// bottom, from a later push into slot B, whose element it then takes
+// instead (its load of the slot follows its acquire load of bottom). A pop
+// that decides on a fenced load pairs with a fencing thief as the textbook
+// does, and with a membarrier thief as fence.h says; an unfenced pop pairs
+// with a membarrier thief as fence.h says. A tag change between a thief's
+// load and CAS fails the CAS (Lost; the element stays), and the owner's CAS
+// for the last element retries when only a tag changed (take_last()), so
+// a request never loses an element. deque_test.cpp checks the switch by
+// randomized interleavings, also under ThreadSanitizer.
 //
 // Peak size. The deque records the most elements it held at once, as its
 // owner saw them when pushing, for WEFT_STATS. Counting at every push would
@@ -64,6 +107,7 @@
 #include "fence.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -73,8 +117,59 @@ namespace weft {
 
 enum class StealResult {
   Empty,   // nothing to steal
-  Lost,    // another thief, or the owner, took the element first
+  Lost,    // another thief, or the owner, took the element first, or
+           // the owner switched the deque's fences meanwhile
+  Requested, // the deque is unfenced: the thief asked its owner for fenced
+             // pops rather than pay a membarrier; try again later
   Success,
+};
+
+/// What a thief keeps between steals: since when its requests have gone
+/// unanswered, and what its steals cost. One per thief thread.
+class Thief {
+public:
+  /// How long a thief waits for an owner to answer its request before it
+  /// pays the membarrier: the owner answers at its next pop, after at most
+  /// a leaf of work, so this bounds what a long leaf costs a steal. About
+  /// what a membarrier costs the thief on a virtual machine of two vCPUs
+  /// (docs/architecture.md, section 2), so that waiting never costs much
+  /// more than paying at once would have.
+  static constexpr std::int64_t kPatienceNs = 20'000;
+
+  /// \p PatienceNs other than kPatienceNs is for tests.
+  explicit Thief(std::int64_t PatienceNs = kPatienceNs)
+      : patience_ns_(PatienceNs) {}
+
+  /// The thief is not waiting for an answer any more: a steal succeeded,
+  /// or it went through its victims without making or meeting a request.
+  void settled() { waiting_since_ns_ = 0; }
+
+  /// Any thread, for statistics: steals that paid a membarrier, and
+  /// requests for fenced pops made.
+  std::uint64_t membarriers() const {
+    return membarriers_.load(std::memory_order_relaxed);
+  }
+  std::uint64_t requests() const {
+    return requests_.load(std::memory_order_relaxed);
+  }
+
+private:
+  template <typename> friend class Deque;
+
+  /// Whether the thief has waited long enough for answers to its requests,
+  /// counted from the first unanswered one since it last settled.
+  bool out_of_patience();
+  // Relaxed: only this thief writes; readers want a statistic.
+  static void count(std::atomic<std::uint64_t> &C) {
+    C.store(C.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+  void paid_membarrier() { count(membarriers_); }
+  void requested() { count(requests_); }
+
+  std::int64_t patience_ns_;
+  std::int64_t waiting_since_ns_ = 0;
+  std::atomic<std::uint64_t> membarriers_{0};
+  std::atomic<std::uint64_t> requests_{0};
 };
 
 template <typename T> class Deque {
@@ -84,9 +179,22 @@ template <typename T> class Deque {
 public:
   static constexpr std::int64_t kInitialCapacity = 256;
 
-  Deque() : ring_(Ring::create(kInitialCapacity, nullptr)) {
+  /// Fenced pops in a row during which top did not move, after which an
+  /// Adaptive deque drops its Fenced tag: a few microseconds of fences
+  /// spent for each time thieves stop coming.
+  static constexpr std::int64_t kQuietPops = 4096;
+
+  /// \p QuietPops other than kQuietPops is for tests, which switch far
+  /// more often to try more interleavings of the switch.
+  explicit Deque(FencePolicy Policy = default_fence_policy(),
+                 std::int64_t QuietPops = kQuietPops)
+      : ring_(Ring::create(kInitialCapacity, nullptr)),
+        // Unfenced pops are sound only against thieves' membarriers.
+        policy_(membarrier_available() ? Policy : FencePolicy::Fenced),
+        quiet_limit_(QuietPops) {
     // Before any thread but the constructing one can see the deque.
-    top_.store(symmetric_bias_, std::memory_order_relaxed);
+    top_.store(policy_ == FencePolicy::Fenced ? kFencedTag : 0,
+               std::memory_order_relaxed);
   }
   ~Deque() {
     Ring *R = ring_.load(std::memory_order_relaxed);
@@ -170,16 +278,19 @@ public:
   }
 
   /// Any thread but the owner. Takes the oldest element into \p Out.
-  StealResult steal(T &Out) {
+  /// \p Stealer is the calling thread's own.
+  StealResult steal(T &Out, Thief &Stealer) {
     // Acquire: pairs with the seq_cst CAS of an earlier thief, so that the
-    // slot we read is not one the owner reused before that thief took it.
+    // slot we read is not one the owner reused before that thief took it;
+    // and with the owner's confirmation of a request (Fence policies).
     std::int64_t Word = top_.load(std::memory_order_acquire);
     std::int64_t T0 = top_index(Word);
-    // A cheap look first: an empty-looking deque is not worth a membarrier.
+    // A cheap look first: an empty-looking deque is not worth a fence.
     // A stale view only makes this steal miss, as if it had come earlier.
     if (bottom_.load(std::memory_order_relaxed) <= T0)
       return StealResult::Empty;
-    heavy_fence(); // pairs with the owner's fence in reserve_bottom()
+    if (!fence_before_bottom(Word, Stealer))
+      return StealResult::Requested;
     // Acquire: pairs with push's release store; the element is visible.
     std::int64_t B = bottom_.load(std::memory_order_acquire);
     if (B <= T0)
@@ -192,8 +303,14 @@ public:
     if (!top_.compare_exchange_strong(Word, Word + 1, std::memory_order_seq_cst,
                                       std::memory_order_relaxed))
       return StealResult::Lost;
+    Stealer.settled();
     Out = X;
     return StealResult::Success;
+  }
+
+  /// Whether thieves of this deque fence only (its tag is Fenced now).
+  bool fenced() const {
+    return (top_.load(std::memory_order_relaxed) & kFencedTag) == kFencedTag;
   }
 
   /// Any thread. A hint: may be stale in either direction.
@@ -245,8 +362,17 @@ public:
   std::int64_t slow_pushes() const { return slow_pushes_; }
 
   /// Owner only: pops that went on in pop_fenced() (the last element, or
-  /// any pop with symmetric fences).
+  /// any pop while the deque is tagged).
   std::int64_t fenced_pops() const { return fenced_pops_; }
+
+  /// Any thread, for statistics: how often the owner switched to fenced
+  /// pops (confirmed a request), and back. Exact once the owner stopped.
+  std::int64_t switches_to_fenced() const {
+    return switches_to_fenced_.load(std::memory_order_relaxed);
+  }
+  std::int64_t switches_to_unfenced() const {
+    return switches_to_unfenced_.load(std::memory_order_relaxed);
+  }
 
 private:
   /// A power-of-two circular array of slots; slot i is index i mod capacity.
@@ -326,11 +452,10 @@ private:
   /// than one element was there, so that no thief can reach slot B and the
   /// pop is done; otherwise pop_fenced() must finish it.
   ///
-  /// With asymmetric fences the compiler barrier is the owner's whole side
-  /// of the pair with steal(). With symmetric fences the load of top is not
-  /// fenced, so its value must not decide anything: the test compares the
-  /// biased word, which fails whatever the load returned, and pop_fenced()
-  /// issues the full fence and loads top again (fence.h; Fence modes above).
+  /// The compiler barrier is the owner's whole side of the unfenced pair
+  /// with steal(). A tagged top fails the comparison whatever its index
+  /// (Fence policies above): pop_fenced() issues the full fence and loads
+  /// top again, and only that load decides.
   bool reserve_bottom(std::int64_t &B) {
     B = bottom_.load(std::memory_order_relaxed) - 1;
     return reserve(B);
@@ -346,21 +471,52 @@ private:
     return top_.load(std::memory_order_relaxed) < B;
   }
 
-  /// The index a word of top_ stands for (Fence modes above).
-  std::int64_t top_index(std::int64_t Word) const {
-    return Word - symmetric_bias_;
+  // Top's tags (Fence policies above), far above any index: an index
+  // reaches 2^61 after 2^61 steals, never.
+  static constexpr std::int64_t kOwnerFences = std::int64_t(1) << 62;
+  static constexpr std::int64_t kThievesFence = std::int64_t(1) << 61;
+  static constexpr std::int64_t kRequestedTag = kOwnerFences;
+  static constexpr std::int64_t kFencedTag = kOwnerFences | kThievesFence;
+  static constexpr std::int64_t kIndexMask = kThievesFence - 1;
+
+  /// The index a word of top_ stands for.
+  static std::int64_t top_index(std::int64_t Word) { return Word & kIndexMask; }
+
+  /// A thief's side of the fence pair, after it loaded top as \p Word and
+  /// before it loads bottom. False when it asked the owner for fenced pops
+  /// instead (or found that it already asked), and must not go on.
+  bool fence_before_bottom(std::int64_t Word, Thief &Stealer) {
+    std::int64_t Tag = Word & kFencedTag;
+    if (Tag == kFencedTag) {
+      full_fence(); // pairs with the owner's full_fence() in pop_fenced()
+      return true;
+    }
+    if (policy_ == FencePolicy::Adaptive && !Stealer.out_of_patience()) {
+      // seq_cst as every write to top; a failure means the word moved
+      // (a steal, or another thief's request): either way, not now.
+      if (Tag == 0 && top_.compare_exchange_strong(Word, Word | kRequestedTag,
+                                                   std::memory_order_seq_cst,
+                                                   std::memory_order_relaxed))
+        Stealer.requested();
+      return false;
+    }
+    heavy_fence(); // pairs with light_fence() in reserve()
+    Stealer.paid_membarrier();
+    return true;
   }
 
   /// Owner only: the rest of a pop that reserve_bottom() could not finish:
-  /// at most one element was left, or the fences are symmetric. Kept out of
-  /// line: it runs when the deque is nearly empty, not per spawn (in
-  /// symmetric mode on every pop, where the fence costs more than the call).
+  /// at most one element was left, or top is tagged. Kept out of line: it
+  /// runs when the deque is nearly empty or thieves come often, not per
+  /// spawn.
   __attribute__((noinline)) T pop_fenced(std::int64_t B) {
     ++fenced_pops_;
-    if (symmetric_bias_ != 0)
-      symmetric_fence(); // pairs with heavy_fence() in steal()
-    // Relaxed, as in reserve_bottom(): ordered by the fence pair.
+    // Relaxed, as in reserve(): ordered by the fence pair.
     std::int64_t Word = top_.load(std::memory_order_relaxed);
+    if (Word & kOwnerFences) {
+      full_fence(); // pairs with the thieves' full_fence() or heavy_fence()
+      Word = answer_thieves(top_.load(std::memory_order_relaxed));
+    }
     std::int64_t T0 = top_index(Word);
     if (T0 < B) // more than one element after all
       return ring_.load(std::memory_order_relaxed)->get(B);
@@ -369,10 +525,7 @@ private:
       return T();
     }
     T X = ring_.load(std::memory_order_relaxed)->get(B);
-    // The last element: race the thieves for it on top. seq_cst keeps the
-    // CAS in the single total order with the thieves' CAS.
-    bool Won = top_.compare_exchange_strong(Word, Word + 1, std::memory_order_seq_cst,
-                                            std::memory_order_relaxed);
+    bool Won = take_last(Word);
     bottom_.store(B + 1, std::memory_order_relaxed);
     if (!Won)
       return T();
@@ -381,6 +534,65 @@ private:
     // and a loop of spawns would take the slow push every `peak` spawns.
     arm_peak_trap(T0 + 1);
     return X;
+  }
+
+  /// Owner only: races the thieves for the last element, whose index is
+  /// top's in \p Word, on top. True if the owner got it.
+  bool take_last(std::int64_t Word) {
+    const std::int64_t Index = top_index(Word);
+    // seq_cst keeps the CAS in the single total order with the thieves'
+    // CAS. A failure with the index unchanged was a thief's request, not a
+    // steal: the element is still there, so race again.
+    while (!top_.compare_exchange_strong(Word, Word + 1,
+                                         std::memory_order_seq_cst,
+                                         std::memory_order_relaxed))
+      if (top_index(Word) != Index)
+        return false;
+    return true;
+  }
+
+  /// Owner only, after a full fence, with top's tagged \p Word loaded
+  /// after it: confirms a request, or, on a Fenced Adaptive deque whose
+  /// top has stood still for kQuietPops fenced pops, drops the tag.
+  /// Returns top's word as the owner now knows it, fenced (the fence
+  /// before, or the CAS that wrote it): the pop decides from it.
+  std::int64_t answer_thieves(std::int64_t Word) {
+    if ((Word & kFencedTag) == kRequestedTag) {
+      // seq_cst (a release): a thief that loads a Fenced word reads from
+      // this CAS's release sequence, so it sees every store of bottom this
+      // owner made before, in unfenced pops among them (Fence policies).
+      // Only steals move the word meanwhile; the tag stays Requested.
+      while (!top_.compare_exchange_weak(Word, Word | kThievesFence,
+                                         std::memory_order_seq_cst,
+                                         std::memory_order_relaxed)) {
+      }
+      switches_to_fenced_.store(switches_to_fenced_.load(std::memory_order_relaxed) + 1,
+                                std::memory_order_relaxed);
+      quiet_pops_ = 0;
+      quiet_index_ = top_index(Word);
+      return Word | kThievesFence;
+    }
+    if (policy_ != FencePolicy::Adaptive)
+      return Word;
+    if (top_index(Word) != quiet_index_) { // thieves came since
+      quiet_index_ = top_index(Word);
+      quiet_pops_ = 0;
+      return Word;
+    }
+    if (++quiet_pops_ < quiet_limit_)
+      return Word;
+    quiet_pops_ = 0;
+    // On failure Word is the fresh word, still Fenced (only the owner drops
+    // a tag) but with a new index: a steal, so stay fenced.
+    if (!top_.compare_exchange_strong(Word, top_index(Word),
+                                      std::memory_order_seq_cst,
+                                      std::memory_order_relaxed)) {
+      quiet_index_ = top_index(Word);
+      return Word;
+    }
+    switches_to_unfenced_.store(switches_to_unfenced_.load(std::memory_order_relaxed) + 1,
+                                std::memory_order_relaxed);
+    return top_index(Word);
   }
 
   /// Owner only: doubles the ring, copying the live elements [Top, Bottom).
@@ -396,7 +608,7 @@ private:
 
   // Thieves write top; only the owner writes bottom and ring. Each on its
   // own cache line, so that steals do not invalidate the owner's bottom.
-  // top_ holds the index plus symmetric_bias_ (Fence modes above).
+  // top_ holds the index plus the tags (Fence policies above).
   alignas(kCacheLineBytes) std::atomic<std::int64_t> top_{0};
   alignas(kCacheLineBytes) std::atomic<std::int64_t> bottom_{0};
   std::atomic<Ring *> ring_;
@@ -406,16 +618,30 @@ private:
   // peak is 0, so the first push traps.
   std::int64_t mask_ = kInitialCapacity - 1;
   std::int64_t push_limit_ = 0;
-  // 0 with asymmetric fences; otherwise 2^62, far above any index (they
-  // stay far below it), added to top_ so that no unfenced pop can decide
-  // (Fence modes above). Set once: the fence mode is fixed before any
-  // worker's deque exists.
-  std::int64_t symmetric_bias_ = fences_asymmetric() ? 0 : std::int64_t(1) << 62;
+  FencePolicy policy_;
+  std::int64_t quiet_limit_;
+  // Owner-private: the index top had at the fenced pops since it last
+  // moved, and how many they were (answer_thieves()).
+  std::int64_t quiet_index_ = 0;
+  std::int64_t quiet_pops_ = 0;
   std::int64_t slow_pushes_ = 0;
   std::int64_t fenced_pops_ = 0;
+  std::atomic<std::int64_t> switches_to_fenced_{0};
+  std::atomic<std::int64_t> switches_to_unfenced_{0};
   // Written by the owner only, read by statistics from any thread.
   std::atomic<std::int64_t> peak_{0};
 };
+
+inline bool Thief::out_of_patience() {
+  std::int64_t Now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         std::chrono::steady_clock::now().time_since_epoch())
+                         .count();
+  if (waiting_since_ns_ == 0) {
+    waiting_since_ns_ = Now;
+    return false;
+  }
+  return Now - waiting_since_ns_ >= patience_ns_;
+}
 
 } // namespace weft
 

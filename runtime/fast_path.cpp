@@ -13,17 +13,17 @@
 // waiting for bottom to be loaded back (Deque::pop_owned). Each test that
 // used to be here is folded into one that stays: a thread not yet
 // registered meets a deque that refuses its push (detail::NoWorker), so
-// there is no null test; with symmetric fences the deque's top is biased
-// so that the pop's comparison always fails over to the fenced pop
-// (deque.h, Fence modes), so there is no fence-mode test; and the spawn
+// there is no null test; while the deque's pops must be fenced its top
+// carries a tag, so that the pop's comparison fails over to the fenced pop
+// (deque.h, Fence policies), so there is no fence-mode test; and the spawn
 // counter runs only under the flag test, while someone can read it
 // (stats_api.cpp).
 //
 // The bodies are Deque's own owner operations (deque.h), so the runtime and
 // the inlined code cannot drift apart. Anything uncommon (a thread's first
 // spawn, a full ring, sleeping workers, stress mode, the last element of a
-// deque, every pop with symmetric fences) calls back into libweft (abi.cpp,
-// Deque::pop_fenced).
+// deque, every pop while thieves come often) calls back into libweft
+// (abi.cpp, Deque::pop_fenced).
 //
 // Each thread-local read is done where it stands, never reused across the
 // spawned call: a stolen parent's child may return on another thread (the

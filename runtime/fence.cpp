@@ -1,4 +1,4 @@
-//===- fence.cpp - Choosing and issuing the heavy side of a fence pair ----===//
+//===- fence.cpp - Choosing the fence policy; the membarrier --------------===//
 
 #include "fence.h"
 
@@ -12,9 +12,12 @@
 
 namespace weft {
 
-bool detail::AsymmetricFences = false;
+FencePolicy detail::DefaultFencePolicy = FencePolicy::Fenced;
 
 namespace {
+
+/// Set once by fences_init(), before the workers that read it start.
+bool MembarrierRegistered = false;
 
 long membarrier(int Command) {
   return syscall(SYS_membarrier, Command, 0, 0);
@@ -31,33 +34,45 @@ bool registerMembarrier() {
 
 } // namespace
 
-void fences_init() {
-#ifdef WEFT_SYMMETRIC_FENCES
-  return;
-#else
+namespace {
+
+void choosePolicy() {
   FenceMode Mode = config().fences;
-  if (Mode == FenceMode::Symmetric)
-    return;
-  if (registerMembarrier()) {
-    detail::AsymmetricFences = true;
+  if (Mode == FenceMode::Symmetric) { // no membarrier at all, not even idle
+    detail::DefaultFencePolicy = FencePolicy::Fenced;
     return;
   }
-  if (Mode == FenceMode::Asymmetric) {
-    std::fprintf(stderr, "weft: WEFT_FENCES=asymmetric, but this kernel does "
-                         "not offer membarrier(PRIVATE_EXPEDITED)\n");
-    std::exit(2);
+  MembarrierRegistered = registerMembarrier();
+  if (!MembarrierRegistered) {
+    if (Mode == FenceMode::Asymmetric) {
+      std::fprintf(stderr, "weft: WEFT_FENCES=asymmetric, but this kernel does "
+                           "not offer membarrier(PRIVATE_EXPEDITED)\n");
+      std::exit(2);
+    }
+    detail::DefaultFencePolicy = FencePolicy::Fenced;
+    return;
   }
-#endif
+  detail::DefaultFencePolicy = Mode == FenceMode::Asymmetric
+                                   ? FencePolicy::Unfenced
+                                   : FencePolicy::Adaptive;
 }
 
+} // namespace
+
+void fences_init() {
+  // Once: tests call this beside the pool's own call, while workers read
+  // what it chose.
+  static const bool Chosen = (choosePolicy(), true);
+  (void)Chosen;
+}
+
+bool membarrier_available() { return MembarrierRegistered; }
+
 void heavy_fence() {
-  if (!fences_asymmetric()) {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    return;
-  }
   // Cannot fail once registered; the fence is still a fence for this thread.
-  membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (MembarrierRegistered)
+    membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
+  full_fence();
 }
 
 } // namespace weft

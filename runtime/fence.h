@@ -1,16 +1,18 @@
-//===- fence.h - Asymmetric fences: free for the owner, paid by thieves ---===//
+//===- fence.h - Who pays for the fence pair of pop and steal -------------===//
 //
 // Chase-Lev's pop and steal are a Dekker pair: the owner stores `bottom` and
 // then loads `top`; a thief loads `top` and then `bottom`. Each side needs a
-// store-load (or load-load) fence between its two accesses, and on x86 a
-// seq_cst fence in every pop costs more than the rest of a spawn together.
+// store-load (or load-load) fence between its two accesses. A pop runs T1
+// times, a steal O(P*T_inf) times, so a pop should not pay a full fence: on
+// x86 one costs more than the rest of a spawn together.
 //
-// Pop runs T1 times, steal O(P*T_inf) times, so the cost moves to the thief:
+// Two ways to pay for it, and the deque picks between them per deque, at
+// run time (deque.h, Fence policies):
 //
-//   owner (light_fence)                 thief (heavy_fence)
-//   bottom.store(b)                     t = top.load()
-//   compiler barrier                    membarrier(PRIVATE_EXPEDITED)
-//   t = top.load()                      b = bottom.load()
+//   unfenced owner (light_fence)         thief (heavy_fence)
+//   bottom.store(b)                      t = top.load()
+//   compiler barrier                     membarrier(PRIVATE_EXPEDITED)
+//   t = top.load()                       b = bottom.load()
 //
 // membarrier() makes every other running thread of the process execute a
 // full barrier (by IPI) before it returns; a thread that is not running
@@ -21,64 +23,89 @@
 // least what the thief saw; or the barrier falls between them, which is a
 // real fence there. That is exactly what two seq_cst fences would give
 // (Le, Pop, Cohen, Zappa Nardelli, PPoPP 2013, the fence pair in
-// pop/steal). The same pairing serves the sleep protocol (worker.cpp).
+// pop/steal).
 //
-// Where membarrier is unavailable, or WEFT_FENCES=symmetric, both sides use
-// seq_cst fences. ThreadSanitizer models neither membarrier nor standalone
-// fences; its build defines WEFT_SYMMETRIC_FENCES.
+//   fenced owner (full_fence)            thief (full_fence)
+//   bottom.store(b)                      t = top.load()
+//   full fence                           full fence
+//   t = top.load()                       b = bottom.load()
 //
-// The owner's pop does not test the mode on its common path (that test was
-// a load and a branch per spawn). It always issues the compiler barrier,
-// loads `top`, and decides "more than one element, done" from a comparison
-// that fails in symmetric mode whatever the load returned, because the
-// deque then stores `top` biased by 2^62 (deque.h, Fence modes). The pop
-// then goes out of line (pop_fenced()), issues the seq_cst fence and loads
-// `top` again, and decides only from that load: so in symmetric mode every
-// decision rests on a fenced load, and the unfenced load is never used. A
-// membarrier-less kernel pays a call per pop on top of the fence it
-// already paid.
+// the textbook pair, which costs every pop a fence and a steal nothing more.
+//
+// The membarrier is cheap on an idle machine and dear on a busy one: it
+// interrupts all P-1 running workers, and in a virtual machine each of
+// those interrupts is a VM exit (docs/architecture.md, section 2 has the
+// model and the figures). So a deque starts unfenced and switches to fenced
+// pops while thieves come often; a thief asks for the switch instead of
+// paying a membarrier, and pays one only if the owner does not answer in
+// time. The sleep protocol (worker.cpp) keeps the membarrier: it pairs with
+// the push, which has no fence in either mode.
+//
+// Where membarrier is unavailable, or WEFT_FENCES=symmetric, every deque is
+// fenced for good; WEFT_FENCES=asymmetric keeps every deque unfenced, with a
+// membarrier per steal. ThreadSanitizer models neither membarrier nor
+// standalone fences; the runtime's TSan build defines WEFT_SYMMETRIC_FENCES
+// (the deque's own tests still run every policy under it, since the deque
+// publishes its elements by release and acquire, which TSan does model).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_RUNTIME_FENCE_H
 #define WEFT_RUNTIME_FENCE_H
 
 #include <atomic>
+#include <cstdint>
 
 namespace weft {
 
+/// How a deque pays for the fence pair of pop and steal.
+enum class FencePolicy : std::uint8_t {
+  Adaptive, // unfenced pops until a thief asks for fenced ones (the default)
+  Fenced,   // every pop fenced, thieves fence too (WEFT_FENCES=symmetric)
+  Unfenced, // no pop fenced, a membarrier per steal (WEFT_FENCES=asymmetric)
+};
+
 namespace detail {
-/// Set once by fences_init(), before any other worker thread exists, and
+/// Set once by fences_init(), before any worker's deque exists, and
 /// read-only afterwards (threads started later see it through the thread
 /// creation's happens-before).
-extern bool AsymmetricFences;
+extern FencePolicy DefaultFencePolicy;
 } // namespace detail
 
-/// Chooses the fence mode (WEFT_FENCES, membarrier support) and registers
+/// Chooses the fence policy (WEFT_FENCES, membarrier support) and registers
 /// the process for expedited membarriers. Called once, at pool start.
 void fences_init();
 
-/// True when thieves pay with membarrier and owners use compiler barriers.
-inline bool fences_asymmetric() {
+/// Whether this process may call heavy_fence() as a membarrier: true once
+/// fences_init() registered it.
+bool membarrier_available();
+
+/// The policy of a deque made now.
+inline FencePolicy default_fence_policy() {
 #ifdef WEFT_SYMMETRIC_FENCES
-  return false;
+  return FencePolicy::Fenced;
 #else
-  return detail::AsymmetricFences;
+  return detail::DefaultFencePolicy;
 #endif
 }
 
-/// The owner's side of a Dekker pair, always issued: a compiler barrier,
-/// which is all of it when thieves use membarrier.
+/// The unfenced owner's side of the pair: a compiler barrier.
 inline void light_fence() { std::atomic_signal_fence(std::memory_order_seq_cst); }
 
-/// The rest of the owner's side when the fences are symmetric: a full
-/// fence, after light_fence() and before the load whose value the owner
-/// acts on (the deque's pop decides only from a load made after it).
-inline void symmetric_fence() {
+/// A full fence: either side of the fenced pair. On x86-64 a locked no-op
+/// on the stack, as GCC and Linux issue for a full barrier: it orders as
+/// mfence does for ordinary memory and costs a quarter of it on current
+/// processors. ThreadSanitizer sees the standard fence.
+inline void full_fence() {
+#if defined(__x86_64__) && !defined(WEFT_SYMMETRIC_FENCES)
+  asm volatile("lock orq $0, (%%rsp)" ::: "memory", "cc");
+#else
   std::atomic_thread_fence(std::memory_order_seq_cst);
+#endif
 }
 
-/// The rare side of a Dekker pair (a thief, a worker going to sleep):
-/// orders it against every light_fence() in the process.
+/// The thief's side of the unfenced pair (and the sleeper's, worker.cpp):
+/// orders it against every light_fence() in the process. A membarrier
+/// where the process registered for one, else a full fence.
 void heavy_fence();
 
 } // namespace weft

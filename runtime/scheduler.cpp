@@ -52,13 +52,16 @@ Frame *trySteal(Worker *W, std::uint32_t &Segment) {
   unsigned N = worker_count();
   if (N < 2)
     return nullptr;
+  bool Waiting = false; // for an owner to answer a request (deque.h)
   for (unsigned Try = 0; Try < 2 * N; ++Try) {
     Worker *Victim = worker_at(static_cast<unsigned>(nextRandom(W) % N));
     if (!Victim || Victim == W)
       continue;
     W->stats.steal_attempts.add();
     Frame *F = nullptr;
-    if (Victim->deque.steal(F) == StealResult::Success) {
+    StealResult Result = Victim->deque.steal(F, W->thief);
+    Waiting = Waiting || Result == StealResult::Requested;
+    if (Result == StealResult::Success) {
       // We own F now: its previous owner only touches join and park. A
       // frame stolen for the first time was pushed by a fast clone, which
       // parks when its child returns; the park's stack is paid for by our
@@ -71,6 +74,8 @@ Frame *trySteal(Worker *W, std::uint32_t &Segment) {
       return F;
     }
   }
+  if (!Waiting)
+    W->thief.settled();
   return nullptr;
 }
 

@@ -4,7 +4,8 @@
 // workers' (peak_frames), the process-wide ones (peak_stacks, peak_parked),
 // and each worker's own, in worker-number order (the *_per_worker lists);
 // then the bound on stacks and what it did (max_stacks, peak_mapped,
-// throttled).
+// throttled); then what the fences cost (membarriers, and the requests and
+// switches of adaptive deques, deque.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,20 @@ std::uint64_t peakFramesOf(unsigned I) {
 }
 std::uint64_t peakStacksOf(unsigned I) {
   return worker_at(I)->stats.peak_stacks.get();
+}
+
+/// The default fence policy, as fences= prints it (WEFT_FENCES's words
+/// for what they choose; "adaptive" is what auto chooses with membarrier).
+const char *fencePolicyName() {
+  switch (default_fence_policy()) {
+  case FencePolicy::Adaptive:
+    return "adaptive";
+  case FencePolicy::Fenced:
+    return "symmetric";
+  case FencePolicy::Unfenced:
+    return "asymmetric";
+  }
+  return "?";
 }
 
 /// " Key=v0,v1,..." with Value(I) for each of the \p Threads workers.
@@ -89,6 +104,11 @@ void collect_stats(weft_stats &Out) {
     Out.stacks += S.stacks.get();
     Out.sleeps += S.sleeps.get();
     Out.throttled += S.throttled.get();
+    const Worker *W = worker_at(I);
+    Out.membarriers += W->thief.membarriers() + S.idle_membarriers.get();
+    Out.fence_requests += W->thief.requests();
+    Out.fenced_switches += W->deque.switches_to_fenced();
+    Out.unfenced_switches += W->deque.switches_to_unfenced();
     Out.peak_frames = std::max(Out.peak_frames, peakFramesOf(I));
   }
   Out.peak_stacks = peak_stacks_in_use();
@@ -113,21 +133,24 @@ void print_stats() {
                "steal_attempts=%llu parks=%llu stacks=%llu sleeps=%llu "
                "fences=%s peak_frames=%llu peak_stacks=%llu "
                "peak_parked=%llu%s max_stacks=%llu peak_mapped=%llu "
-               "throttled=%llu\n",
+               "throttled=%llu membarriers=%llu fence_requests=%llu "
+               "fenced_switches=%llu unfenced_switches=%llu\n",
                Sum.workers, Sum.threads, (unsigned long long)Sum.spawns,
                (unsigned long long)Sum.steals,
                (unsigned long long)Sum.steal_attempts,
                (unsigned long long)Sum.parks, (unsigned long long)Sum.stacks,
                (unsigned long long)Sum.sleeps,
-               Sum.threads == 0        ? "none"
-               : fences_asymmetric() ? "asymmetric"
-                                     : "symmetric",
+               Sum.threads == 0 ? "none" : fencePolicyName(),
                (unsigned long long)Sum.peak_frames,
                (unsigned long long)Sum.peak_stacks,
                (unsigned long long)Sum.peak_parked, PerWorker.c_str(),
                (unsigned long long)Sum.max_stacks,
                (unsigned long long)Sum.peak_mapped,
-               (unsigned long long)Sum.throttled);
+               (unsigned long long)Sum.throttled,
+               (unsigned long long)Sum.membarriers,
+               (unsigned long long)Sum.fence_requests,
+               (unsigned long long)Sum.fenced_switches,
+               (unsigned long long)Sum.unfenced_switches);
 }
 
 } // namespace weft

@@ -43,6 +43,7 @@ struct WorkerStats {
   Counter stacks;         // fiber stacks created
   Counter sleeps;         // times the worker went to sleep
   Counter throttled;      // times it did not steal: no stack credit left
+  Counter idle_membarriers; // membarriers before going to sleep (worker.cpp)
   Peak peak_stacks;       // most fiber stacks taken by this worker in use at
                           // once (occupancy.h)
 };

@@ -206,6 +206,8 @@ void idle_sleep(Worker *W) {
   // push in workVisible(). The timeout only bounds the cost of a wake-up
   // lost where the fence is a plain one (symmetric mode).
   heavy_fence();
+  if (membarrier_available())
+    W->stats.idle_membarriers.add();
   if (!workVisible(W)) {
     W->stats.sleeps.add();
     W->activity.store(Activity::Sleeping, std::memory_order_relaxed);

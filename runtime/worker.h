@@ -42,6 +42,7 @@ struct alignas(kCacheLineBytes) Worker {
   PendingAction pending = PendingAction::None;
   Frame *pending_frame = nullptr;
   StrandViews views = StrandViews::leftmost(); // of the strand running here
+  Thief thief;                   // this worker's side of its steals
 
   WorkerStats stats;
   // For the hang watchdog (hang_watch.h), written by the owner, relaxed:

@@ -73,7 +73,10 @@ TEST(DequePeak, GrowsPastTheInitialCapacity) {
 // per steal.
 TEST(DequePeak, MatchesAModelUnderPushesPopsAndSteals) {
   std::mt19937_64 Random(20261123);
-  Deque<Item> D;
+  // Fenced, so that every steal of a non-empty deque succeeds at once (an
+  // adaptive deque's first steal asks its owner to fence instead).
+  Deque<Item> D{weft::FencePolicy::Fenced};
+  weft::Thief Thief;
   std::deque<std::uintptr_t> Model;
   std::int64_t ModelPeak = 0, NewPeaks = 0, Steals = 0;
   std::uintptr_t Next = 1;
@@ -91,7 +94,7 @@ TEST(DequePeak, MatchesAModelUnderPushesPopsAndSteals) {
       Model.pop_back();
     } else {
       Item Out = nullptr;
-      ASSERT_EQ(D.steal(Out), StealResult::Success);
+      ASSERT_EQ(D.steal(Out, Thief), StealResult::Success);
       ASSERT_EQ(Out, item(Model.front()));
       Model.pop_front();
       ++Steals;
@@ -114,9 +117,10 @@ TEST(DequePeak, StaysWithinTheDepthUnderConcurrentThieves) {
   std::vector<std::thread> Thieves;
   for (int T = 0; T < 2; ++T)
     Thieves.emplace_back([&] {
+      weft::Thief Thief;
       while (!Done.load(std::memory_order_acquire)) {
         Item Out = nullptr;
-        if (D.steal(Out) == StealResult::Success)
+        if (D.steal(Out, Thief) == StealResult::Success)
           Steals.fetch_add(1, std::memory_order_relaxed);
         else
           std::this_thread::yield();

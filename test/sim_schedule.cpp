@@ -45,7 +45,10 @@ struct Entry {
 };
 
 struct Worker {
-  weft::Deque<Entry *> deque;
+  // Fenced: the simulator models the schedule, in which a steal either
+  // takes the top or finds the deque empty, never the fences' handshake.
+  weft::Deque<Entry *> deque{weft::FencePolicy::Fenced};
+  weft::Thief thief;
   std::int64_t size = 0; // elements on the deque, dead ones included
   Frame *current = nullptr;
 };
@@ -193,7 +196,8 @@ private:
     Entry *E = nullptr;
     if (How == Policy::StealFromBottom) {
       E = pop(Victim);
-    } else if (Workers[Victim].deque.steal(E) == weft::StealResult::Success) {
+    } else if (Workers[Victim].deque.steal(E, Workers[W].thief) ==
+                   weft::StealResult::Success) {
       --Workers[Victim].size;
     } else {
       E = nullptr;

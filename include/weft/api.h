@@ -65,6 +65,13 @@ struct weft_stats {
   uint64_t max_stacks;     /* the bound on fiber stacks in use (WEFT_MAX_STACKS) */
   uint64_t peak_mapped;    /* most fiber stacks mapped at once, idle ones too */
   uint64_t throttled;      /* times a thief waited for that bound */
+  uint64_t membarriers;    /* process-wide barriers issued: by thieves
+                              that found an owner's pops unfenced and
+                              could not wait, and by workers going to
+                              sleep (WEFT_FENCES) */
+  uint64_t fence_requests; /* thieves' requests for fenced pops */
+  uint64_t fenced_switches;   /* deques switched to fenced pops */
+  uint64_t unfenced_switches; /* and back, once thieves stopped coming */
 };
 
 #if defined(__weft__) || defined(WEFT_LINKS_RUNTIME)

@@ -25,15 +25,15 @@
 // BADM2: weft: invalid WEFT_MAX_STACKS='many'
 // RUN: env WEFT_NWORKERS=2 WEFT_STATS=1 WEFT_MAX_STACKS=5 %t 2>&1 | FileCheck --check-prefix=MAXS %s
 // MAXS: fib(22) = 17711
-// MAXS: weft-stats: workers=2 {{.*}} max_stacks=5 peak_mapped={{[0-9]+}} throttled={{[0-9]+}}{{$}}
+// MAXS: weft-stats: workers=2 {{.*}} max_stacks=5 peak_mapped={{[0-9]+}} throttled={{[0-9]+}} membarriers={{[0-9]+}} fence_requests={{[0-9]+}} fenced_switches={{[0-9]+}} unfenced_switches={{[0-9]+}}{{$}}
 // RUN: env WEFT_NWORKERS=2 WEFT_STATS=1 %t 2>&1 | FileCheck --check-prefix=DEFS %s
-// DEFS: weft-stats: workers=2 {{.*}} max_stacks=32 peak_mapped={{[0-9]+}} throttled=0{{$}}
+// DEFS: weft-stats: workers=2 {{.*}} fences=adaptive {{.*}} max_stacks=32 peak_mapped={{[0-9]+}} throttled=0 membarriers={{[0-9]+}} fence_requests={{[0-9]+}} fenced_switches={{[0-9]+}} unfenced_switches={{[0-9]+}}{{$}}
 // RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 WEFT_FENCES=symmetric %t 2>&1 | FileCheck --check-prefix=SYM %s
 // SYM: fib(22) = 17711
-// SYM: weft-stats: workers=2 {{.*}} fences=symmetric
+// SYM: weft-stats: workers=2 {{.*}} fences=symmetric {{.*}} membarriers=0 fence_requests=0 fenced_switches=0 unfenced_switches=0{{$}}
 // RUN: env WEFT_NWORKERS=2 WEFT_STATS=1 WEFT_FENCES=asymmetric %t 2>&1 | FileCheck --check-prefix=ASYM %s
 // ASYM: fib(22) = 17711
-// ASYM: weft-stats: workers=2 {{.*}} fences=asymmetric
+// ASYM: weft-stats: workers=2 {{.*}} fences=asymmetric {{.*}} fence_requests=0 fenced_switches=0 unfenced_switches=0{{$}}
 // RUN: %weftcxx -O1 -fsanitize=leak %s -o %t.lsan
 // RUN: env WEFT_NWORKERS=4 WEFT_STRESS=1 %t.lsan 2>&1 | FileCheck --check-prefix=LSAN %s
 // LSAN: fib(22) = 17711

@@ -13,16 +13,16 @@
 // RUN: %weftcxx -O2 %s -o %t
 // RUN: env WEFT_NWORKERS=1 WEFT_STATS=1 %t flat 2>&1 | FileCheck --check-prefix=FLAT1 %s
 // FLAT1: flat: ok
-// FLAT1: weft-stats: workers=1 threads=1 spawns=65536 {{.*}} peak_frames=1 peak_stacks=0 peak_parked=0 peak_frames_per_worker=1 peak_stacks_per_worker=0 max_stacks=16 peak_mapped=0 throttled=0{{$}}
+// FLAT1: weft-stats: workers=1 threads=1 spawns=65536 {{.*}} peak_frames=1 peak_stacks=0 peak_parked=0 peak_frames_per_worker=1 peak_stacks_per_worker=0 max_stacks=16 peak_mapped=0 throttled=0 membarriers={{[0-9]+}} fence_requests={{[0-9]+}} fenced_switches={{[0-9]+}} unfenced_switches={{[0-9]+}}{{$}}
 // RUN: env WEFT_NWORKERS=1 WEFT_STATS=1 %t fib 2>&1 | FileCheck --check-prefix=FIB1 %s
 // FIB1: fib: ok
-// FIB1: weft-stats: workers=1 {{.*}} peak_frames=19 peak_stacks=0 peak_parked=0 peak_frames_per_worker=19 peak_stacks_per_worker=0 max_stacks=16 peak_mapped=0 throttled=0{{$}}
+// FIB1: weft-stats: workers=1 {{.*}} peak_frames=19 peak_stacks=0 peak_parked=0 peak_frames_per_worker=19 peak_stacks_per_worker=0 max_stacks=16 peak_mapped=0 throttled=0 membarriers={{[0-9]+}} fence_requests={{[0-9]+}} fenced_switches={{[0-9]+}} unfenced_switches={{[0-9]+}}{{$}}
 // RUN: env WEFT_NWORKERS=2 WEFT_STATS=1 %t park 2>&1 | FileCheck --check-prefix=PARK2 %s
 // PARK2: park: ok
-// PARK2: weft-stats: workers=2 threads=2 spawns=1 steals=1 {{.*}} parks=1 {{.*}} peak_frames=1 peak_stacks=2 peak_parked=1 peak_frames_per_worker=1,0 peak_stacks_per_worker=1,1 max_stacks=32 peak_mapped=2 throttled=0{{$}}
+// PARK2: weft-stats: workers=2 threads=2 spawns=1 steals=1 {{.*}} parks=1 {{.*}} peak_frames=1 peak_stacks=2 peak_parked=1 peak_frames_per_worker=1,0 peak_stacks_per_worker=1,1 max_stacks=32 peak_mapped=2 throttled=0 membarriers={{[0-9]+}} fence_requests={{[0-9]+}} fenced_switches={{[0-9]+}} unfenced_switches={{[0-9]+}}{{$}}
 // RUN: env WEFT_NWORKERS=4 WEFT_STATS=1 %t park 2>&1 | FileCheck --check-prefix=PARK4 %s
 // PARK4: park: ok
-// PARK4: weft-stats: workers=4 {{.*}} peak_stacks={{[234]}} peak_parked=1 peak_frames_per_worker=1,0,0,0 peak_stacks_per_worker=1,1,1,1 max_stacks=64 peak_mapped={{[234]}} throttled=0{{$}}
+// PARK4: weft-stats: workers=4 {{.*}} peak_stacks={{[234]}} peak_parked=1 peak_frames_per_worker=1,0,0,0 peak_stacks_per_worker=1,1,1,1 max_stacks=64 peak_mapped={{[234]}} throttled=0 membarriers={{[0-9]+}} fence_requests={{[0-9]+}} fenced_switches={{[0-9]+}} unfenced_switches={{[0-9]+}}{{$}}
 // The same bounds with steals forced, at -O2 (the inlined spawn path) and
 // -O0 (every push a call into the runtime):
 // RUN: env WEFT_NWORKERS=2 WEFT_STRESS=1 WEFT_STATS=1 %t flat 2>&1 | FileCheck --check-prefix=FLAT2 %s

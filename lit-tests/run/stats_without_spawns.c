@@ -11,7 +11,7 @@
 // RUN: env WEFT_STATS=1 WEFT_NWORKERS=3 not %t.cpp.bin 2>&1 | FileCheck %s
 //
 // CHECK: no spawns here
-// CHECK-NEXT: weft-stats: workers=3 threads=0 spawns=0 steals=0 steal_attempts=0 parks=0 stacks=0 sleeps=0 fences=none peak_frames=0 peak_stacks=0 peak_parked=0 peak_frames_per_worker= peak_stacks_per_worker= max_stacks=0 peak_mapped=0 throttled=0
+// CHECK-NEXT: weft-stats: workers=3 threads=0 spawns=0 steals=0 steal_attempts=0 parks=0 stacks=0 sleeps=0 fences=none peak_frames=0 peak_stacks=0 peak_parked=0 peak_frames_per_worker= peak_stacks_per_worker= max_stacks=0 peak_mapped=0 throttled=0 membarriers=0 fence_requests=0 fenced_switches=0 unfenced_switches=0
 // QUIET-NOT: weft-stats
 
 #include <stdio.h>
