@@ -11,6 +11,8 @@ and sets them against the work-stealing bounds of Blumofe and Leiserson:
   max(T1/P, T_inf) <= T_P <= T1/P + c*T_inf   (c reported, not assumed)
   steals = O(P*T_inf)                          (steals per P*T_inf in ms)
   S_P <= P*S1                                  (RSS2/RSS1 against P)
+and shows what the fences cost per steal at P=2: membarriers, and thieves'
+requests for fenced pops (docs/architecture.md, section 3, "Fences").
 The tables replace the marked sections of docs/benchmarks.md.
 """
 import csv
@@ -43,7 +45,7 @@ def build_bounds(run, names):
             if variant in ("serial", "weft"):
                 subprocess.run(cmd, check=True)
                 binaries[(name, variant)] = binary
-        src = os.path.join(run.ROOT, "bench", name, f"{name}_cilk.cpp")
+        src = os.path.join(run.ROOT, "bench", run.folder(name), f"{run.folder(name)}_cilk.cpp")
         binary = os.path.join(run.OUT_DIR, f"{name}_workspan")
         subprocess.run([os.path.join(run.BUILD, "bin", "weft-clang++"), "--weft-workspan",
                         "-O2", src, "-o", binary], check=True)
@@ -98,6 +100,8 @@ def measure_case(run, binaries, name, args, runs):
         "t1": med(1, 1), "t2": med(P, 1),
         "work": min(w for w, _ in spans), "span": min(s for _, s in spans),
         "steals": statistics.median(int(s[3]["steals"]) for s in samples[P]),
+        "membarriers": statistics.median(int(s[3]["membarriers"]) for s in samples[P]),
+        "requests": statistics.median(int(s[3]["fence_requests"]) for s in samples[P]),
         "spawns": int(samples[P][0][3]["spawns"]),
         "rss1": max(s[2] for s in samples[1]), "rss2": max(s[2] for s in samples[P]),
     }
@@ -116,6 +120,12 @@ def derived(m):
     }
 
 
+def per_steal(count, steals):
+    """What the fences cost per steal (docs/architecture.md, section 3,
+    "Fences"): membarriers include those of workers going to sleep."""
+    return f"{count / steals:.2f}" if steals else f"{count:.0f} (no steal)"
+
+
 def yes(flag):
     return "yes" if flag else "**no**"
 
@@ -126,6 +136,7 @@ def bounds_table(run, results, names):
             f"T1/{P} (s)", f"T{P} >= max(T1/{P}, T_inf)", f"c = (T{P} - T1/{P}) / T_inf",
             f"within [max(T1/{P}, T_inf), T1/{P} + {C_MAX:g}·T_inf]",
             f"steals at P={P}", "spawns", f"steals / (P·T_inf in ms)",
+            "membarriers / steal", "fence requests / steal",
             "RSS1 / RSS2 (MiB)", "RSS2 / RSS1", f"RSS2 <= {P}·RSS1"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name in names:
@@ -135,6 +146,7 @@ def bounds_table(run, results, names):
                f"{m['t1'] / m['t2']:.2f}", f"{m['span'] * 1e3:.3f}", f"{d['par']:.0f}", run.fmt(m["t1"] / P),
                yes(d["lower"]), f"{d['c']:.2f}", yes(d["within"]),
                f"{m['steals']:.0f}", f"{m['spawns']}", f"{d['steal_rate']:.1f}",
+               per_steal(m["membarriers"], m["steals"]), per_steal(m["requests"], m["steals"]),
                f"{m['rss1'] / 1024:.1f} / {m['rss2'] / 1024:.1f}",
                f"{d['rss_ratio']:.3f}", yes(m["rss2"] <= P * m["rss1"])]
         lines.append("| " + " | ".join(row) + " |")

@@ -9,12 +9,17 @@ Each benchmark is a folder with one file per runtime sharing one input:
                     "gomp" (g++ -fopenmp, GCC libgomp)
   NAME.h         -> optional: what the variants share (input, cutoffs,
                     serial leaves, checks)
+A BENCHMARKS entry is a folder's name, or another name whose entry names
+the folder: then the same programs run on a second input, as rounds_wide
+runs bench/rounds at 2000 rounds of 20000 elements where rounds runs 20000
+of 2000, so that one set of sources is measured at two shapes.
 Runs are interleaved (round r runs every configuration once) so that the
 noise of a shared machine falls on all of them alike; the table reports
 medians, ratios to the serial elision, and peak RSS. Results must agree with
 the serial elision, or the run fails.
 
-  bench/run.py [--runs N] [--only fib,...] [--workers 1,2] [--lace PATH]
+  bench/run.py [--runs N] [--only fib,...,ligra] [--workers 1,2] [--lace PATH]
+               [--ligra PATH]
   bench/run.py --grain-sweep [1,16,...] [--runs N] [--workers 1,2]
   bench/run.py --workspan [--only fib,...] [--workers 1,2]
   bench/run.py --bounds [--runs N] [--only fib,...]
@@ -44,6 +49,23 @@ results table as a "Lace fib" row below fib's. Without a checkout the row is
 left out and one line says so. Lace's program times RUN(pfib, n) after
 lace_start(), so its pool's start-up is outside its time (Weft's is inside).
 
+--ligra PATH (or WEFT_BENCH_LIGRA=PATH) names a checkout of Ligra
+(github.com/jshun/ligra): bench/ligra.py builds its BFS, Components and
+PageRank with Ligra's own Makefile, as the serial elision and with Weft,
+under build/bench/ligra, and runs them on an rMat graph of 2^18 vertices
+in interleaved rounds of their own, after the benchmarks, at every
+--workers count with Weft's default fences and with WEFT_FENCES=symmetric.
+Their table is printed, never written to docs/. With a checkout, "ligra"
+is one of the names --only takes (--only ligra runs nothing else) and is
+among the defaults; without one, one line says that it is left out.
+
+--baseline PATH names another Weft build tree (for example one of an
+earlier commit, built with scripts/build.sh in a worktree): each benchmark
+is also built with its bin/weft-clang++, run in the same interleaved rounds
+at every --workers count, and shown in a row below the benchmark's, with
+this build's T_P over the baseline's at each P, so that a change is
+measured against what it changes in one run.
+
 Needs build/ (scripts/build.sh) and the peers from scripts/setup.sh.
 """
 import argparse
@@ -57,13 +79,15 @@ import sys
 import time
 
 import bounds
+import ligra
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
 OUT_DIR = os.path.join(BUILD, "bench")
 CLANGXX = "/usr/lib/llvm-19/bin/clang++"
 
-# name -> command-line arguments (the input) and a short description.
+# name -> command-line arguments (the input), a short description and,
+# when the name is not a folder of bench/, the folder whose programs it runs.
 BENCHMARKS = {
     "fib": (["36"], "fib(36), no coarsening"),
     "nqueens": (["12"], "nqueens(12), alloca'd boards, a spawn per safe column"),
@@ -71,11 +95,22 @@ BENCHMARKS = {
     "cilksort": (["10000000"], "10^7 longs, serial below 2048"),
     "cilkfor": (["4194304"], "flat parallel loop, 2^22 irregular iterations"),
     "uts": (["10"], "UTS T1: geometric tree of 4,130,071 nodes, SHA-1 per node"),
+    "rounds": (["20000", "2000"], "20000 dependent rounds of a 2000-element loop, "
+               "20 sqrt per element"),
+    "rounds_wide": (["2000", "20000"], "2000 dependent rounds of a 20000-element loop, "
+                    "20 sqrt per element", "rounds"),
 }
+
+
+def folder(name):
+    """The folder of bench/ that holds the benchmark's programs."""
+    entry = BENCHMARKS[name]
+    return entry[2] if len(entry) > 2 else name
 
 
 def compile_commands(name):
     """Yields (variant, command, binary) for the files the folder holds."""
+    name = folder(name)
     src = os.path.join(ROOT, "bench", name)
     inc = ["-I" + os.path.join(ROOT, "include")]
     out = lambda v: os.path.join(OUT_DIR, f"{name}_{v}")
@@ -94,12 +129,31 @@ def compile_commands(name):
 
 
 def build(names):
+    """Builds each folder's variants once, however many entries run them;
+    returns {(name, variant): binary}."""
     os.makedirs(OUT_DIR, exist_ok=True)
     binaries = {}
     for name in names:
         for variant, cmd, binary in compile_commands(name):
-            subprocess.run(cmd, check=True)
+            if binary not in binaries.values():
+                subprocess.run(cmd, check=True)
             binaries[(name, variant)] = binary
+    return binaries
+
+
+def build_baseline(tree, names):
+    """Builds each benchmark's Cilk source with the weft-clang++ of another
+    build tree; returns {(name, "baseline"): binary}."""
+    driver = os.path.join(tree, "bin", "weft-clang++")
+    if not os.path.exists(driver):
+        sys.exit(f"--baseline {tree}: no bin/weft-clang++ there")
+    binaries = {}
+    for name in names:
+        src = os.path.join(ROOT, "bench", folder(name), f"{folder(name)}_cilk.cpp")
+        binary = os.path.join(OUT_DIR, f"{folder(name)}_baseline")
+        if binary not in binaries.values():
+            subprocess.run([driver, "-O2", src, "-o", binary], check=True)
+        binaries[(name, "baseline")] = binary
     return binaries
 
 
@@ -221,7 +275,7 @@ def workspan_table(names, workers):
           "| burdened parallelism |")
     print("|---|---|---|---|---|")
     for name in names:
-        src = os.path.join(ROOT, "bench", name, f"{name}_cilk.cpp")
+        src = os.path.join(ROOT, "bench", folder(name), f"{folder(name)}_cilk.cpp")
         binary = os.path.join(OUT_DIR, f"{name}_workspan")
         subprocess.run([os.path.join(BUILD, "bin", "weft-clang++"), "--weft-workspan",
                         "-O2", src, "-o", binary], check=True)
@@ -295,10 +349,30 @@ def write_table(medians, names, workers, runs, command, out):
         lines.append("| " + " | ".join(row) + " |")
         if (name, "lace", 1) in medians:
             lines.append(lace_row(medians, name, workers, len(head)))
+        if (name, "baseline", 1) in medians:
+            lines.append(baseline_row(medians, name, workers, len(head)))
     if out:
         splice(out, "\n".join(lines) + "\n")
     else:
         print("\n".join(lines))
+
+
+def baseline_row(medians, name, workers, columns):
+    """The baseline build's row: its times in the Weft columns, its ratios to
+    the same serial elision, and this build's T_P over the baseline's at each
+    P in the peer column."""
+    pmax = max(workers)
+    ts = medians[(name, "serial", 1)][0]
+    t1 = medians[(name, "baseline", 1)][0]
+    tp = medians[(name, "baseline", pmax)][0]
+    row = [f"{name}, baseline build", fmt(ts),
+           *(fmt(medians[(name, "baseline", p)][0]) for p in workers),
+           f"{t1 / ts:.2f}", f"{t1 / tp:.2f}"]
+    row += ["-"] * (columns - len(row) - 2)
+    ratios = ", ".join(f"T{p} {medians[(name, 'weft', p)][0] / medians[(name, 'baseline', p)][0]:.3f}"
+                       for p in workers)
+    row += [f"this / baseline: {ratios}", "-"]
+    return "| " + " | ".join(row) + " |"
 
 
 def lace_row(medians, name, workers, columns):
@@ -351,7 +425,8 @@ plot '{data}' using 2:xtic(1) title 'T1/Ts (lower is better)', \\
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--only", default=",".join(BENCHMARKS))
+    ap.add_argument("--only", help="benchmarks to run, and \"ligra\" "
+                    "(default: all, and ligra with a Ligra checkout)")
     ap.add_argument("--workers", default="1,2")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "benchmarks.md"))
     ap.add_argument("--plot", default=os.path.join(ROOT, "docs", "benchmarks.png"))
@@ -368,6 +443,14 @@ def main():
                     "its fib with clang-19 -O3 and add a \"Lace fib\" row to the results "
                     "table, run in the same rounds at fib's n and each P; left out "
                     "when not given")
+    ap.add_argument("--baseline", metavar="PATH",
+                    help="another Weft build tree: also build every benchmark with its "
+                    "bin/weft-clang++ and run it in the same rounds, as a row below")
+    ap.add_argument("--ligra", metavar="PATH", default=os.environ.get("WEFT_BENCH_LIGRA"),
+                    help="a checkout of jshun/ligra (default: $WEFT_BENCH_LIGRA): build "
+                    "its BFS, Components and PageRank with its Makefile and time them, "
+                    "after the benchmarks, at each P with default and symmetric fences; "
+                    "left out when not given")
     a = ap.parse_args()
     # A folder without an entry would silently drop out of the table.
     folders = sorted(d for d in os.listdir(os.path.join(ROOT, "bench"))
@@ -375,10 +458,22 @@ def main():
     missing = [d for d in folders if d not in BENCHMARKS]
     if missing:
         sys.exit(f"bench/{', bench/'.join(missing)}: no entry in BENCHMARKS")
-    names = [n for n in a.only.split(",") if n]
+    # Ligra's apps run in the default mode only.
+    main_mode = not (a.workspan or a.bounds or a.grain_sweep)
+    if a.only is None:
+        names = [*BENCHMARKS, *(["ligra"] if a.ligra and main_mode else [])]
+    else:
+        names = [n for n in a.only.split(",") if n]
+    with_ligra = "ligra" in names
+    names = [n for n in names if n != "ligra"]
+    if with_ligra and not main_mode:
+        sys.exit("--only ligra: Ligra's apps run without --workspan, --bounds "
+                 "and --grain-sweep")
+    if with_ligra and not a.ligra:
+        sys.exit("--only ligra: no Ligra checkout (--ligra PATH or WEFT_BENCH_LIGRA)")
     for n in names:
         if n not in BENCHMARKS:
-            sys.exit(f"unknown benchmark {n}; known: {', '.join(BENCHMARKS)}")
+            sys.exit(f"unknown benchmark {n}; known: {', '.join(BENCHMARKS)}, ligra")
     workers = [int(w) for w in a.workers.split(",")]
     if 1 not in workers:
         sys.exit("--workers must include 1 (T1 is the reference)")
@@ -396,7 +491,20 @@ def main():
             sys.exit("--grain-sweep: grains are positive")
         grain_sweep(grains, workers, a.runs, command, None if a.no_write else a.out)
         return
+    if not with_ligra and a.only is None:
+        print("bench: no Ligra checkout (--ligra PATH or WEFT_BENCH_LIGRA): "
+              "Ligra's apps are left out", file=sys.stderr)
+    if names:
+        benchmarks(a, names, workers, command)
+    if with_ligra:
+        ligra.ligra(sys.modules[__name__], a.ligra, workers, a.runs, command)
+
+
+def benchmarks(a, names, workers, command):
+    """The default mode's table of the bench/ folders, with Lace's fib row."""
     binaries = build(names)
+    if a.baseline:
+        binaries.update(build_baseline(os.path.abspath(a.baseline), names))
     if "fib" in names and a.lace:
         binaries[("fib", "lace")] = build_lace(os.path.abspath(a.lace))
     elif "fib" in names:

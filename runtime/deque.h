@@ -85,9 +85,13 @@
 // that decides on a fenced load pairs with a fencing thief as the textbook
 // does, and with a membarrier thief as fence.h says; an unfenced pop pairs
 // with a membarrier thief as fence.h says. A tag change between a thief's
-// load and CAS fails the CAS (Lost; the element stays), and the owner's CAS
-// for the last element retries when only a tag changed (take_last()), so
-// a request never loses an element. deque_test.cpp checks the switch by
+// load and CAS fails the CAS (Lost; the element stays). Should the word
+// come back to the very value the thief loaded (the tag dropped and
+// confirmed again, top unmoved), the CAS succeeds, and rightly: nothing
+// above rests on more than the index and the value the thief loaded, and
+// no pop in between took slot B without a CAS, since each loaded an index
+// of at least B. The owner's CAS for the last element retries when only a
+// tag changed (take_last()), so a request never loses an element. deque_test.cpp checks the switch by
 // randomized interleavings, also under ThreadSanitizer.
 //
 // Peak size. The deque records the most elements it held at once, as its
