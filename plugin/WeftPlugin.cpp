@@ -3,7 +3,9 @@
 // USAGE: clang++ -fplugin=libWeftPlugin.so ... (or the weft-clang++ driver)
 //
 // One -fplugin flag does everything: the plugin defines __weft__ (so
-// <weft/weft.h> and <cilk/cilk.h> turn their keywords into pragmas), records
+// <weft/weft.h> and <cilk/cilk.h> turn their keywords into pragmas) and
+// what OpenCilk's compiler predefines (__cilk and the _Cilk_ keywords,
+// openCilkMacros() below), records
 // spawn and sync marks while Clang parses (MarkCapture.cpp), rewrites each
 // function body before CodeGen sees it (SpawnRewriter.cpp), and adds the IR
 // pass to the start of the optimisation pipeline (LowerSpawns.cpp) at every
@@ -19,7 +21,8 @@
 // -fplugin-arg-weft-race (`weft-clang++ --weft-race`, which adds
 // -fsanitize=thread -fno-sanitize-link-runtime) builds for the
 // determinacy-race detector: the pass reports the same structure under the
-// race names, and __weft_race__ is defined (docs/race.md).
+// race names, and __weft_race__ and OpenCilk's __cilksan__ are defined
+// (docs/race.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +72,30 @@ std::string withBuiltinMacros(const std::string &Predefines,
     return Macros + Predefines;
   return Predefines.substr(0, CommandLine) + Macros +
          Predefines.substr(CommandLine);
+}
+
+/// What OpenCilk's compiler predefines under -fopencilk, which Weft always
+/// is: __cilk, and the keywords _Cilk_spawn, _Cilk_sync, _Cilk_for,
+/// _Cilk_scope and _Hyperobject(identity, reduce), here as macros for the
+/// pragmas and the type attribute that <weft/weft.h> and <cilk/cilk.h>
+/// spell them with, so that a file that includes neither uses them.
+/// __cilksan__, OpenCilk's mark of a race-detector build, comes with the
+/// race mode (below). In C++ the reducer's callbacks are converted to their
+/// types, which also resolves a template-id such as zero<long>; in C the
+/// plugin checks them (ReducerTypes.cpp).
+std::string openCilkMacros(bool CPlusPlus) {
+  std::string Callback =
+      CPlusPlus ? "static_cast<void (*)(void *)>(identity), "
+                  "static_cast<void (*)(void *, void *)>(reduce)"
+                : "identity, reduce";
+  return "#define __cilk 200\n"
+         "#define _Cilk_spawn _Pragma(\"weft spawn\")\n"
+         "#define _Cilk_sync _Pragma(\"weft sync\")\n"
+         "#define _Cilk_for _Pragma(\"weft for\") for\n"
+         "#define _Cilk_scope _Pragma(\"weft scope\")\n"
+         "#define _Hyperobject(identity, reduce) "
+         "[[clang::annotate_type(\"weft_reducer\", " +
+         Callback + ")]]\n";
 }
 
 InputKind inputKind(const FrontendOptions &Frontend) {
@@ -140,11 +167,12 @@ protected:
                                                  StringRef) override {
     // The main file has not been entered yet, so predefines still apply.
     Preprocessor &PP = CI.getPreprocessor();
-    std::string Macros = "#define __weft__ 1\n";
+    std::string Macros = "#define __weft__ 1\n" +
+                         openCilkMacros(CI.getLangOpts().CPlusPlus);
     if (Mode == Analysis::WorkSpan)
       Macros += "#define __weft_workspan__ 1\n#define __cilkscale__ 1\n";
     if (Mode == Analysis::Race)
-      Macros += "#define __weft_race__ 1\n";
+      Macros += "#define __weft_race__ 1\n#define __cilksan__ 1\n";
     PP.setPredefines(withBuiltinMacros(PP.getPredefines(), Macros));
     watchSerialKeywords(PP, inputKind(CI.getFrontendOpts()));
     watchTokens(PP);

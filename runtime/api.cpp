@@ -2,8 +2,9 @@
 //
 // The worker count and number for programs that ask (weft/api.h; the
 // statistics are stats_api.cpp's), under Weft's names and OpenCilk's, and
-// Cilk Plus's calls that set the count and start the pool
-// (cilk/cilk_api.h). None of this is on a spawn's path.
+// Cilk Plus's calls that set the count and start the pool, and OpenCilk's
+// that ask whether it started (cilk/cilk_api.h; its callbacks are
+// callbacks.cpp's). None of this is on a spawn's path.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,5 +68,12 @@ void __cilkrts_init(void) { current_or_new_worker(); }
 
 /// The pool, once started, runs until exit: nothing to end.
 void __cilkrts_end_cilk(void) {}
+
+/// Whether the pool has started (the first spawn, or __cilkrts_init()).
+int __cilkrts_is_initialized(void) { return worker_count() != 0; }
+
+/// Whether the calling thread is one of Weft's workers: a pool thread, or
+/// a thread that has spawned.
+int __cilkrts_running_on_workers(void) { return current_worker() != nullptr; }
 
 } // extern "C"

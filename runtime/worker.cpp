@@ -2,6 +2,7 @@
 
 #include "worker.h"
 
+#include "callbacks.h"
 #include "config.h"
 #include "fence.h"
 #include "hang_watch.h"
@@ -112,6 +113,7 @@ void workerThreadMain(Worker *W) {
 }
 
 void shutdownPool() {
+  run_exit_callbacks(); // while the workers still run
   ShutdownFlag.store(true, std::memory_order_release);
   wake_all();
   Worker *Self = current_worker();
@@ -170,9 +172,14 @@ Worker *current_or_new_worker() {
   // one (or one that waited here for that start) the next free slot.
   Worker *W = nullptr;
   std::call_once(PoolStarted, [&W] { W = startPool(); });
+  bool Starter = W != nullptr;
   if (!W)
     W = claimSlot(/*External=*/true);
   adoptNativeStack(W);
+  // Outside the call_once, and with this thread a worker: a callback may
+  // spawn.
+  if (Starter)
+    run_start_callbacks();
   return W;
 }
 

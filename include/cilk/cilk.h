@@ -9,23 +9,29 @@
  * it, as in OpenCilk.
  *
  * The keywords' underlying spellings, _Cilk_spawn, _Cilk_sync, _Cilk_for
- * (Cilk Plus's) and _Cilk_scope (OpenCilk's), mean the same; Clang does not
- * know them as keywords, so a program that uses them includes this header.
+ * (Cilk Plus's), _Cilk_scope and _Hyperobject(identity, reduce) (OpenCilk's),
+ * mean the same. With the plugin they need no header, as with OpenCilk's
+ * compiler: the plugin predefines them, with __cilk (WeftPlugin.cpp), and
+ * this header spells the cilk_ names with them, as OpenCilk's does. Without
+ * it they are the serial elision's.
 \*===----------------------------------------------------------------------===*/
 #ifndef WEFT_CILK_CILK_H
 #define WEFT_CILK_CILK_H
 
 #include <weft/weft.h>
 
-#define cilk_spawn weft_spawn
-#define cilk_sync weft_sync
-#define cilk_for weft_for
-#define cilk_scope weft_scope
-
+#if !defined(__weft__) /* weft.h's serial elision */
 #define _Cilk_spawn weft_spawn
 #define _Cilk_sync weft_sync
 #define _Cilk_for weft_for
 #define _Cilk_scope weft_scope
+#define _Hyperobject(identity, reduce)
+#endif
+
+#define cilk_spawn _Cilk_spawn
+#define cilk_sync _Cilk_sync
+#define cilk_for _Cilk_for
+#define cilk_scope _Cilk_scope
 
 /* OpenCilk 2's reducer type qualifier, `T cilk_reducer(identity, reduce)`:
  *
@@ -34,26 +40,11 @@
  *   long cilk_reducer(zero, plus) sum = 0;
  *   cilk_for (long i = 0; i < n; ++i) sum += i;   // each strand's own view
  *
- * With the plugin it is a type attribute that the plugin's front end finds
- * on the declaration, and each use of the variable (or `*p` through a
- * `T cilk_reducer(I, R) *p`) becomes the calling strand's view
+ * With the plugin, _Hyperobject is a type attribute that the plugin's front
+ * end finds on the declaration, and each use of the variable (or `*p`
+ * through a `T cilk_reducer(I, R) *p`) becomes the calling strand's view
  * (docs/reducers.md). Without it, the qualifier vanishes (the serial
  * elision). */
-#if defined(__weft__)
-/* In C++ the conversion resolves a template-id such as zero<long>, which
- * the attribute would otherwise reject as an overload set, and a function
- * of another type is an error there; in C the plugin checks the type. */
-#ifdef __cplusplus
-#define __weft_reducer_fn(f, ...) static_cast<void (*)(__VA_ARGS__)>(f)
-#else
-#define __weft_reducer_fn(f, ...) f
-#endif
-#define cilk_reducer(identity, reduce)                                       \
-  [[clang::annotate_type("weft_reducer",                                     \
-                         __weft_reducer_fn(identity, void *),                \
-                         __weft_reducer_fn(reduce, void *, void *))]]
-#else
-#define cilk_reducer(identity, reduce)
-#endif
+#define cilk_reducer(identity, reduce) _Hyperobject(identity, reduce)
 
 #endif /* WEFT_CILK_CILK_H */

@@ -31,10 +31,18 @@
  * the first spawn, as Cilk Plus programs do to change the count, it has
  * nothing to end, and a later __cilkrts_set_param("nworkers", ...) works.
  *
+ * OpenCilk's: __cilkrts_is_initialized() says whether the pool has
+ * started; __cilkrts_running_on_workers() whether the calling thread is a
+ * worker (a pool thread, or one that has spawned). __cilkrts_atinit(f)
+ * and __cilkrts_atexit(f) register f to run as the pool starts (on the
+ * thread that starts it, before its first spawn runs) and as it shuts
+ * down at exit (in reverse order); each returns 0, or -1 when 32 are
+ * registered already or, for atinit, when the pool has started.
+ *
  * Without the Weft plugin these are the serial elision's stand-ins (one
  * worker, number 0; __cilkrts_set_param checks its arguments as the
- * runtime does, then has nothing to set), unless WEFT_LINKS_RUNTIME is
- * defined (<weft/api.h>).
+ * runtime does, then has nothing to set; no runtime starts, so no
+ * callback runs), unless WEFT_LINKS_RUNTIME is defined (<weft/api.h>).
 \*===----------------------------------------------------------------------===*/
 #ifndef WEFT_CILK_CILK_API_H
 #define WEFT_CILK_CILK_API_H
@@ -85,6 +93,10 @@ unsigned __cilkrts_get_worker_number(void);
 int __cilkrts_set_param(const char *param, const char *value);
 void __cilkrts_init(void);
 void __cilkrts_end_cilk(void);
+int __cilkrts_is_initialized(void);
+int __cilkrts_running_on_workers(void);
+int __cilkrts_atinit(void (*callback)(void));
+int __cilkrts_atexit(void (*callback)(void));
 
 #else
 
@@ -100,6 +112,16 @@ static inline int __cilkrts_set_param(const char *param, const char *value) {
 }
 static inline void __cilkrts_init(void) {}
 static inline void __cilkrts_end_cilk(void) {}
+static inline int __cilkrts_is_initialized(void) { return 0; }
+static inline int __cilkrts_running_on_workers(void) { return 0; }
+static inline int __cilkrts_atinit(void (*callback)(void)) {
+  (void)callback;
+  return 0;
+}
+static inline int __cilkrts_atexit(void (*callback)(void)) {
+  (void)callback;
+  return 0;
+}
 
 #endif
 

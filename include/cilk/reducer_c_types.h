@@ -29,6 +29,13 @@ typedef long double __weft_c_type_longdouble;
 
 /* Applies X(tn, type) to every type token. */
 #define __WEFT_C_REDUCER_TYPES(X)                                            \
+  __WEFT_C_REDUCER_INTEGER_TYPES(X)                                          \
+  X(float, float)                                                            \
+  X(double, double)                                                          \
+  X(longdouble, long double)
+
+/* Applies X(tn, type) to the integer type tokens: the bitwise reducers'. */
+#define __WEFT_C_REDUCER_INTEGER_TYPES(X)                                    \
   X(char, char)                                                              \
   X(schar, signed char)                                                      \
   X(uchar, unsigned char)                                                    \
@@ -41,9 +48,6 @@ typedef long double __weft_c_type_longdouble;
   X(ulong, unsigned long)                                                    \
   X(longlong, long long)                                                     \
   X(ulonglong, unsigned long long)                                           \
-  X(size_t, size_t)                                                          \
-  X(float, float)                                                            \
-  X(double, double)                                                          \
-  X(longdouble, long double)
+  X(size_t, size_t)
 
 #endif /* WEFT_CILK_REDUCER_C_TYPES_H */
