@@ -10,15 +10,11 @@ Each app is built by Ligra's own apps/Makefile, driven by make variables
 only, in two copies of the checkout under build/bench/ligra:
   serial/  make PCC=clang++-19           Ligra's serial build: no CILK, its
                                          own PCFLAGS (-O3)
-  weft/    make CILK=1 PCC=weft-clang++  with PCFLAGS set to Ligra's CILK
-           PCFLAGS='-std=c++14 -O3 -DCILK $(INTT) $(INTE) $(CODE) $(PD) $(MEM)'
-The PCFLAGS that the Makefile sets under CILK are GCC Cilk Plus's, whose
--fcilkplus clang rejects and whose -lcilkrts names a library that Weft
-replaces; the value given on the command line is Ligra's own without those
-two, and its $(...) are left for make to expand, so that the Makefile's
-choices (the compression scheme by default) still apply. Both copies are
-made afresh and built on every run: make cannot see a change to Weft's
-runtime or plugin, which is what the numbers are about.
+  weft/    make CILK=1 PCC=weft-clang++  Ligra's Cilk Plus build, whose
+                                         -fcilkplus -lcilkrts the driver
+                                         takes (docs/migration.md)
+Both copies are made afresh and built on every run: make cannot see a
+change to Weft's runtime or plugin, which is what the numbers are about.
 
 The input is an rMat graph of 2^18 vertices and Ligra's default 10 * 2^18
 edges before symmetrization, made symmetric (-s, which Components needs)
@@ -53,8 +49,6 @@ import sys
 APPS = ["BFS", "Components", "PageRank"]
 LOG2_N = 18
 ROUNDS = 5
-# The PCFLAGS of Ligra's apps/Makefile under CILK, less -fcilkplus -lcilkrts.
-WEFT_PCFLAGS = "-std=c++14 -O3 -DCILK $(INTT) $(INTE) $(CODE) $(PD) $(MEM)"
 # (label, environment on top of the inherited one, whether it is Weft).
 CONFIGS = [("serial elision (Ts)", {}, False),
            ("Weft, default fences", {}, True),
@@ -84,8 +78,7 @@ def build(run, checkout):
     trees = {}
     for tree, variables in (("serial", ["PCC=" + run.CLANGXX]),
                             ("weft", ["CILK=1", "PCC=" + os.path.join(run.BUILD, "bin",
-                                                                      "weft-clang++"),
-                                      "PCFLAGS=" + WEFT_PCFLAGS])):
+                                                                      "weft-clang++")])):
         dest = os.path.join(top, tree)
         shutil.rmtree(dest, ignore_errors=True)
         shutil.copytree(checkout, dest, symlinks=True,

@@ -64,7 +64,8 @@ earlier commit, built with scripts/build.sh in a worktree): each benchmark
 is also built with its bin/weft-clang++, run in the same interleaved rounds
 at every --workers count, and shown in a row below the benchmark's, with
 this build's T_P over the baseline's at each P, so that a change is
-measured against what it changes in one run.
+measured against what it changes in one run. Those rows are printed; the
+table written to docs/ leaves them out.
 
 Needs build/ (scripts/build.sh) and the peers from scripts/setup.sh.
 """
@@ -351,9 +352,11 @@ def write_table(medians, names, workers, runs, command, out):
             lines.append(lace_row(medians, name, workers, len(head)))
         if (name, "baseline", 1) in medians:
             lines.append(baseline_row(medians, name, workers, len(head)))
+    # The baseline's rows compare two builds for one change: printed, never
+    # written into the project's results.
     if out:
-        splice(out, "\n".join(lines) + "\n")
-    else:
+        splice(out, "\n".join(l for l in lines if ", baseline build |" not in l) + "\n")
+    if not out or any(", baseline build |" in l for l in lines):
         print("\n".join(lines))
 
 

@@ -23,14 +23,19 @@ namespace weft {
 namespace {
 
 // Back-off of a worker whose rounds of steals fail (backOff()). New work
-// often appears within microseconds (a victim's next push), so the first
-// rounds spin: a spin of a few dozen pause instructions lasts from a
-// fraction of a microsecond to a few, with the core kept. Then the worker
-// yields the core to the program's other threads, and at last it sleeps,
-// giving up its stack credit, so that an idle pool costs no CPU.
-constexpr unsigned kSpinningRounds = 32;
-constexpr unsigned kPausesPerSpin = 64;
-constexpr unsigned kRoundsBeforeSleep = 64; // the spinning ones included
+// often appears within microseconds (a victim's next push, the next of a
+// program's many short loops), so the first rounds spin, with the core
+// kept: 256 spins of 8 pause instructions, some 2,000 pauses in all (tens
+// of microseconds). Each spin is short, so that a thief looks again within
+// a fraction of a microsecond of new work: with spins of 64 pauses (1 to
+// 2 us on this project's AMD VM, where a pause is ~65 cycles) rounds of
+// short loops at P=2 ran 3% slower than with 8 (docs/benchmarks.md,
+// "Fences"). Then the worker yields the core to the program's other
+// threads, and at last it sleeps, giving up its stack credit, so that an
+// idle pool costs no CPU.
+constexpr unsigned kSpinningRounds = 256;
+constexpr unsigned kPausesPerSpin = 8;
+constexpr unsigned kRoundsBeforeSleep = kSpinningRounds + 32; // then sleep
 /// How long a thief waits for a stack to come back (waitForStackCredit()):
 /// far shorter than a sleep, since one may come back at any moment, long
 /// enough that the workers that own the work get the cores.
