@@ -417,20 +417,47 @@ std::pair<int64_t, int64_t> bytesWritten(Instruction &I, AllocaInst *Frame) {
   return {*Offset, *Offset + Size};
 }
 
+/// Whether \p Peeled, the peeled first round's copy of the loop's constant
+/// store \p Init, writes the same constant: peeling folds a loop phi that
+/// is the same on every back edge (an argument that each tail call passes
+/// as a literal, `f(x, 1)`) into that constant in the loop, while the
+/// first round's copy still stores the function's own argument.
+bool sameConstantWrite(Instruction &Init, Instruction &Peeled) {
+  if (auto *Store = dyn_cast<StoreInst>(&Init)) {
+    auto *Copy = dyn_cast<StoreInst>(&Peeled);
+    return Copy && Copy->getValueOperand() == Store->getValueOperand();
+  }
+  auto *Set = cast<MemSetInst>(&Init);
+  auto *Copy = dyn_cast<MemSetInst>(&Peeled);
+  return Copy && Copy->getValue() == Set->getValue() &&
+         Copy->getLength() == Set->getLength();
+}
+
 /// Drops from loop \p L each constant store to the frame that its peeled
 /// first round (\p VMap maps the loop's instructions to their copies there)
-/// made too, when nothing else in \p F writes those bytes: past a
-/// successful pop nothing but the function has written the frame, so the
-/// bytes still hold the constant in every later round. A resume index that
-/// differs from one spawn to the next is written by several stores and
-/// stays.
+/// made too, with the same constant and on every way into the loop, when
+/// nothing else in \p F writes those bytes: past a successful pop nothing
+/// but the function has written the frame, so the bytes still hold the
+/// constant in every later round. A resume index that differs from one
+/// spawn to the next is written by several stores and stays.
 bool dropRepeatedInits(Function &F, Loop &L, AllocaInst *Frame,
-                       ValueToValueMapTy &VMap) {
+                       ValueToValueMapTy &VMap, DominatorTree &DT) {
+  SmallVector<BasicBlock *, 4> Entries;
+  for (BasicBlock *Pred : predecessors(L.getHeader()))
+    if (!L.contains(Pred))
+      Entries.push_back(Pred);
+  auto everyEntryAfter = [&](Instruction *Peeled) {
+    return all_of(Entries, [&](BasicBlock *Entry) {
+      return DT.dominates(Peeled, Entry->getTerminator());
+    });
+  };
   SmallVector<Instruction *, 8> Inits;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB)
-      if (isConstantInit(I, Frame) && VMap.lookup(&I))
-        Inits.push_back(&I);
+      if (isConstantInit(I, Frame))
+        if (auto *Peeled = dyn_cast_or_null<Instruction>(VMap.lookup(&I));
+            Peeled && sameConstantWrite(I, *Peeled) && everyEntryAfter(Peeled))
+          Inits.push_back(&I);
   // The function's stores and memory intrinsics into the frame.
   SmallVector<Instruction *, 32> Writes;
   for (Instruction &I : instructions(F)) {
@@ -638,7 +665,7 @@ bool peelFirstRound(Function &F, BasicBlock *Header, AllocaInst *Frame,
   ValueToValueMapTy VMap;
   if (!peelLoop(L, 1, &LI, &SE, DT, &AC, /*PreserveLCSSA=*/true, VMap))
     return false;
-  dropRepeatedInits(F, *L, Frame, VMap);
+  dropRepeatedInits(F, *L, Frame, VMap, DT);
   return true;
 }
 
