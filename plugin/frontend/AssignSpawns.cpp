@@ -268,10 +268,8 @@ void SpawnRewriter::spawnAssignment(const CXXOperatorCallExpr *Assign,
                      "('T x = cilk_spawn f();')");
     return;
   }
-  if (CE->getBuiltinCallee()) {
-    error(M.Written, "a builtin function cannot be spawned");
+  if (!spawnableCallee(CE, M))
     return;
-  }
   // The helper's arguments: receiver, the call's arguments, destination.
   SmallVector<Expr *, 8> Args;
   if (Call.Receiver)

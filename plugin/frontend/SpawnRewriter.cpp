@@ -440,10 +440,8 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
                               bool InitializesVariable, BodyWalk &Walk) {
   if (!SpawnedCalls.insert(CE).second)
     return;
-  if (CE->getBuiltinCallee()) {
-    error(M.Written, "a builtin function cannot be spawned");
+  if (!spawnableCallee(CE, M))
     return;
-  }
   if (CE->getType()->isRecordType() && Ctx.getLangOpts().CPlusPlus &&
       !CE->getType().isTriviallyCopyableType(Ctx) && !InitializesVariable) {
     // Copy elision constructs a new variable in place, inside the spawn;
@@ -499,6 +497,21 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
   CE->setCallee(ImplicitCastExpr::Create(Ctx, Callee->getType(), CK_BitCast,
                                          Marked, nullptr, VK_PRValue,
                                          FPOptionsOverride()));
+}
+
+/// Whether \p CE's callee can be spawned, with the error at \p M if not. A
+/// library function that Clang also knows as a builtin (strcpy, strdup,
+/// printf, labs) is a function like any other once it is called through
+/// the spawn marker's pointer, which CodeGen cannot lower as the builtin. A
+/// builtin of the compiler's own (__builtin_labs, __builtin_memcpy, a
+/// target's) has no address to call through.
+bool SpawnRewriter::spawnableCallee(const CallExpr *CE, const Mark &M) {
+  unsigned Builtin = CE->getBuiltinCallee();
+  if (!Builtin || Ctx.BuiltinInfo.isPredefinedLibFunction(Builtin))
+    return true;
+  error(M.Written, "a compiler builtin cannot be spawned: spawn a function "
+                   "that calls it");
+  return false;
 }
 
 /// The raw encoding of \p Spawn as an `unsigned int` literal: the markers'

@@ -253,6 +253,9 @@ private:
   bool rewritableDeref(const clang::Expr *Pointer) const;
   void checkReducerCaptures(const clang::LambdaExpr *Lambda);
   void checkReducerDeclaration(const clang::DeclaratorDecl *D);
+  /// Whether a spawned call's callee can be called through the spawn
+  /// marker; the error at \p M if not.
+  bool spawnableCallee(const clang::CallExpr *CE, const Mark &M);
   /// The error at a reducer data member: no view of it would ever be
   /// looked up, so each strand would update the member itself.
   void reportReducerMember(const clang::FieldDecl *F);
