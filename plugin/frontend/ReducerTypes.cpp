@@ -27,6 +27,8 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/TypeLoc.h"
+#include "clang/Sema/Sema.h"
+#include "clang/Sema/Template.h"
 
 using namespace clang;
 
@@ -55,13 +57,13 @@ TypeLoc throughSugar(TypeLoc TL) {
 }
 
 /// The annotation on the pointee of the pointer type written as \p TL.
-const AnnotateTypeAttr *reducerPointeeAttr(TypeLoc TL) {
+ReducerAnnotation reducerPointeeAnnotation(TypeLoc TL) {
   for (; !TL.isNull(); TL = throughSugar(TL)) {
     TL = TL.getUnqualifiedLoc();
     if (auto P = TL.getAs<PointerTypeLoc>())
-      return reducerAttr(P.getPointeeLoc());
+      return reducerAnnotation(P.getPointeeLoc());
   }
-  return nullptr;
+  return ReducerAnnotation();
 }
 
 /// The function named by an argument of the annotation, or null. In C++
@@ -142,17 +144,33 @@ bool annotatedForOthers(const ValueDecl *D, bool Pointee) {
 } // namespace
 
 /// The `weft_reducer` annotation on the type written as \p TL, looking
-/// through qualifiers, parentheses, typedefs and alias templates; null if
-/// there is none.
-const AnnotateTypeAttr *reducerAttr(TypeLoc TL) {
+/// through qualifiers, parentheses, typedefs and alias templates, with the
+/// last alias template specialization passed on the way; none if there is
+/// no annotation.
+ReducerAnnotation reducerAnnotation(TypeLoc TL) {
+  ReducerAnnotation Found;
   for (; !TL.isNull(); TL = throughSugar(TL)) {
     TL = TL.getUnqualifiedLoc();
     if (auto A = TL.getAs<AttributedTypeLoc>())
       if (const auto *Ann = dyn_cast_or_null<AnnotateTypeAttr>(A.getAttr());
-          Ann && Ann->getAnnotation() == "weft_reducer")
-        return Ann;
+          Ann && Ann->getAnnotation() == "weft_reducer") {
+        Found.Attr = Ann;
+        return Found;
+      }
+    if (auto S = TL.getAs<TemplateSpecializationTypeLoc>())
+      if (auto *Alias = dyn_cast_or_null<TypeAliasTemplateDecl>(
+              S.getTypePtr()->getTemplateName().getAsTemplateDecl())) {
+        Found.Alias = Alias;
+        Found.Args = S.getTypePtr()->template_arguments();
+        Found.Specialization = S.getTypePtr()->getCanonicalTypeInternal()
+                                   .getTypePtr();
+      }
   }
-  return nullptr;
+  return ReducerAnnotation();
+}
+
+const AnnotateTypeAttr *reducerAttr(TypeLoc TL) {
+  return reducerAnnotation(TL).Attr;
 }
 
 /// The type of \p D as written, or a null TypeLoc if it has none.
@@ -190,10 +208,43 @@ bool SpawnRewriter::isReducerPointer(QualType T) const {
   return P && isReducerType(P->getPointeeType());
 }
 
-/// I and R of the annotation \p A; an error at the annotation (once, however
-/// many uses) if they are not functions of the right shape.
+/// The function that the annotation's argument \p Arg names, as the
+/// declaration reaches it through \p Site: where Arg depends on the
+/// parameters of the alias template it was written in
+/// (`template <class T> using sum = T cilk_reducer(zero<T>, plus<T>)`),
+/// Arg instantiated with the specialization's arguments (`zero<long>`),
+/// which also has Sema instantiate the function. Null if Arg names none.
+FunctionDecl *SpawnRewriter::annotatedFunction(Expr *Arg,
+                                               const ReducerAnnotation &Site) const {
+  if (FunctionDecl *F = namedFunction(Arg))
+    return F;
+  if (!Site.Alias || !SemaRef || !Arg->isValueDependent())
+    return nullptr;
+  auto Key = std::make_pair(static_cast<const Expr *>(Arg), Site.Specialization);
+  if (auto It = Instantiated.find(Key); It != Instantiated.end())
+    return It->second;
+  Sema &S = *SemaRef;
+  FunctionDecl *F = nullptr;
+  {
+    Sema::InstantiatingTemplate Inst(S, Arg->getExprLoc(), Site.Alias,
+                                     Site.Args);
+    if (!Inst.isInvalid()) {
+      MultiLevelTemplateArgumentList Levels(Site.Alias, Site.Args,
+                                            /*Final=*/false);
+      ExprResult R = S.SubstExpr(Arg, Levels);
+      if (R.isUsable())
+        F = namedFunction(R.get());
+    }
+  }
+  Instantiated[Key] = F;
+  return F;
+}
+
+/// I and R of the annotation \p Site; an error at the annotation (once,
+/// however many uses) if they are not functions of the right shape.
 std::optional<SpawnRewriter::ReducerMonoid>
-SpawnRewriter::reducerMonoid(const AnnotateTypeAttr *A) {
+SpawnRewriter::reducerMonoid(const ReducerAnnotation &Site) {
+  const AnnotateTypeAttr *A = Site.Attr;
   SourceLocation Use = fileLoc(A->getLocation());
   if (A->args_size() != 2) {
     error(Use, "cilk_reducer takes two functions: the identity and the "
@@ -201,12 +252,12 @@ SpawnRewriter::reducerMonoid(const AnnotateTypeAttr *A) {
     return std::nullopt;
   }
   Expr **Args = A->args_begin();
-  FunctionDecl *Identity = namedFunction(Args[0]);
-  FunctionDecl *Reduce = namedFunction(Args[1]);
+  FunctionDecl *Identity = annotatedFunction(Args[0], Site);
+  FunctionDecl *Reduce = annotatedFunction(Args[1], Site);
   if (!Identity || !Reduce) {
     error(Use, "the identity and the reduce of a cilk_reducer must each name "
-               "a function (not an expression or a template parameter's "
-               "function)");
+               "a function, or a function template's specialization (not "
+               "an expression)");
     return std::nullopt;
   }
   if (!isCallback(Identity, 1) || !isCallback(Reduce, 2)) {
@@ -220,15 +271,15 @@ SpawnRewriter::reducerMonoid(const AnnotateTypeAttr *A) {
 std::optional<SpawnRewriter::ReducerMonoid>
 SpawnRewriter::pointeeMonoid(const Expr *Pointer, SourceLocation Use) {
   const VarDecl *Var = referencedVar(Pointer);
-  const AnnotateTypeAttr *A =
-      Var ? reducerPointeeAttr(writtenType(Var)) : nullptr;
-  if (!A) {
+  ReducerAnnotation Site =
+      Var ? reducerPointeeAnnotation(writtenType(Var)) : ReducerAnnotation();
+  if (!Site) {
     error(Use, "a reducer can be reached only through a variable or "
                "parameter declared 'T cilk_reducer(identity, reduce) *p', as "
                "'*p' or 'p->m'");
     return std::nullopt;
   }
-  return reducerMonoid(A);
+  return reducerMonoid(Site);
 }
 
 bool SpawnRewriter::mentionsReducer(const Stmt *S) const {
@@ -249,11 +300,19 @@ bool SpawnRewriter::mentionsReducer(const Stmt *S) const {
 bool SpawnRewriter::rewritableReducer(const VarDecl *Var) const {
   if (!Var || isa<ParmVarDecl>(Var) || !isReducerType(Var->getType()))
     return false;
-  const AnnotateTypeAttr *A = reducerAttr(writtenType(Var));
-  if (!A || A->args_size() != 2 || Var->getType()->isIncompleteType())
+  ReducerAnnotation Site = reducerAnnotation(writtenType(Var));
+  if (!Site || Var->getType()->isIncompleteType())
     return false;
-  FunctionDecl *Identity = namedFunction(A->args_begin()[0]);
-  FunctionDecl *Reduce = namedFunction(A->args_begin()[1]);
+  return hasCallbacks(Site);
+}
+
+/// Whether the annotation \p Site names an identity and a reduce of the
+/// callbacks' shapes.
+bool SpawnRewriter::hasCallbacks(const ReducerAnnotation &Site) const {
+  if (Site.Attr->args_size() != 2)
+    return false;
+  FunctionDecl *Identity = annotatedFunction(Site.Attr->args_begin()[0], Site);
+  FunctionDecl *Reduce = annotatedFunction(Site.Attr->args_begin()[1], Site);
   return Identity && Reduce && isCallback(Identity, 1) && isCallback(Reduce, 2);
 }
 
@@ -263,14 +322,11 @@ bool SpawnRewriter::rewritableDeref(const Expr *Pointer) const {
   if (!isReducerPointer(Pointer->getType()) || pointsToOthers(Pointer))
     return false;
   const VarDecl *Var = referencedVar(Pointer);
-  const AnnotateTypeAttr *A =
-      Var ? reducerPointeeAttr(writtenType(Var)) : nullptr;
-  if (!A || A->args_size() != 2 ||
-      Pointer->getType()->getPointeeType()->isIncompleteType())
+  ReducerAnnotation Site =
+      Var ? reducerPointeeAnnotation(writtenType(Var)) : ReducerAnnotation();
+  if (!Site || Pointer->getType()->getPointeeType()->isIncompleteType())
     return false;
-  FunctionDecl *Identity = namedFunction(A->args_begin()[0]);
-  FunctionDecl *Reduce = namedFunction(A->args_begin()[1]);
-  return Identity && Reduce && isCallback(Identity, 1) && isCallback(Reduce, 2);
+  return hasCallbacks(Site);
 }
 
 bool SpawnRewriter::completeReducerType(QualType T, SourceLocation Use) {

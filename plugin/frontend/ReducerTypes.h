@@ -11,12 +11,27 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/TypeLoc.h"
 
 namespace weft {
 
+/// A `weft_reducer` annotation as a declaration's type reaches it: through
+/// an alias template's specialization (`sum_of<long>`), whose arguments
+/// the annotation's functions may depend on (`zero<T>`), or not.
+struct ReducerAnnotation {
+  const clang::AnnotateTypeAttr *Attr = nullptr;
+  clang::TypeAliasTemplateDecl *Alias = nullptr;
+  llvm::ArrayRef<clang::TemplateArgument> Args; // Alias's, as specialized
+  const clang::Type *Specialization = nullptr;  // canonical, for caching
+  explicit operator bool() const { return Attr != nullptr; }
+};
+
 /// The `weft_reducer` annotation on the type written as \p TL, or null.
 const clang::AnnotateTypeAttr *reducerAttr(clang::TypeLoc TL);
+
+/// The same, with the alias template specialization it was found through.
+ReducerAnnotation reducerAnnotation(clang::TypeLoc TL);
 
 /// The type of \p D as written, or a null TypeLoc if it has none.
 clang::TypeLoc writtenType(const clang::DeclaratorDecl *D);

@@ -281,11 +281,11 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
   if (!Var || !isReducerType(Var->getType()))
     return false;
   SourceLocation Loc = Ref->getLocation();
-  const AnnotateTypeAttr *A = reducerAttr(writtenType(Var));
-  if (!A || isa<ParmVarDecl>(Var))
+  ReducerAnnotation Site = reducerAnnotation(writtenType(Var));
+  if (!Site || isa<ParmVarDecl>(Var))
     return true; // reported at the declaration (checkReducerDeclaration)
   QualType T = Var->getType().getCanonicalType();
-  std::optional<ReducerMonoid> M = reducerMonoid(A);
+  std::optional<ReducerMonoid> M = reducerMonoid(Site);
   if (!M || !completeReducerType(T, Loc))
     return true;
   makeReducerFunctions();
@@ -369,11 +369,11 @@ void SpawnRewriter::registerLocalReducers(Stmt *&S, BodyWalk &Walk) {
     if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
         !isReducerType(Var->getType()))
       continue;
-    const AnnotateTypeAttr *A = reducerAttr(writtenType(Var));
-    if (!A)
+    ReducerAnnotation Site = reducerAnnotation(writtenType(Var));
+    if (!Site)
       continue; // reported at the declaration
     SourceLocation Loc = Var->getLocation();
-    std::optional<ReducerMonoid> M = reducerMonoid(A);
+    std::optional<ReducerMonoid> M = reducerMonoid(Site);
     QualType T = Var->getType().getCanonicalType();
     if (!M || !completeReducerType(T, Loc))
       continue;

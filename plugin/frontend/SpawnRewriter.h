@@ -37,6 +37,7 @@
 #ifndef WEFT_PLUGIN_SPAWNREWRITER_H
 #define WEFT_PLUGIN_SPAWNREWRITER_H
 
+#include "frontend/ReducerTypes.h"
 #include "frontend/parallel_for/ParallelForForm.h"
 #include "frontend/SpawnMarks.h"
 #include "frontend/StripImplicit.h"
@@ -244,7 +245,10 @@ private:
   };
   bool isReducerType(clang::QualType T) const;
   bool isReducerPointer(clang::QualType T) const;
-  std::optional<ReducerMonoid> reducerMonoid(const clang::AnnotateTypeAttr *A);
+  std::optional<ReducerMonoid> reducerMonoid(const ReducerAnnotation &Site);
+  clang::FunctionDecl *annotatedFunction(clang::Expr *Arg,
+                                         const ReducerAnnotation &Site) const;
+  bool hasCallbacks(const ReducerAnnotation &Site) const;
   std::optional<ReducerMonoid> pointeeMonoid(const clang::Expr *Pointer,
                                              clang::SourceLocation Use);
   bool completeReducerType(clang::QualType T, clang::SourceLocation Use);
@@ -316,6 +320,11 @@ private:
 
   clang::ASTContext &Ctx;
   clang::Sema *SemaRef = nullptr;
+  /// An annotation's dependent argument, instantiated for one alias
+  /// template specialization (annotatedFunction()).
+  mutable llvm::DenseMap<std::pair<const clang::Expr *, const clang::Type *>,
+                         clang::FunctionDecl *>
+      Instantiated;
   MarkTable &Marks;
   PforCallees Pfor; // created with the first parallel loop
   clang::FunctionDecl *SpawnMarker;
