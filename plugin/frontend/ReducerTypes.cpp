@@ -7,7 +7,12 @@
 // attribute's arguments only in the declaration's type as written (its
 // TypeLoc), not in the type, so I and R are found from a declaration: the
 // variable's own, or the typedef or alias template it names. A type
-// annotated for another tool is no reducer.
+// annotated for another tool is no reducer. Where I or R depends on a
+// template parameter (`zero<T>`: an alias template as OpenCilk's headers
+// write one, or a declaration in a function template, whose instantiation
+// keeps the pattern's annotation), Sema instantiates it with the alias
+// specialization's or the function instantiation's arguments
+// (annotatedFunction()), which also instantiates the function.
 //
 // The rewrite of the uses (ReducerUses.cpp) asks here whether a type is a
 // reducer and what its I and R are. The forms it cannot follow are errors
@@ -173,6 +178,14 @@ const AnnotateTypeAttr *reducerAttr(TypeLoc TL) {
   return reducerAnnotation(TL).Attr;
 }
 
+ReducerAnnotation reducerAnnotation(const DeclaratorDecl *D) {
+  ReducerAnnotation Site = reducerAnnotation(writtenType(D));
+  if (const auto *FD = dyn_cast<FunctionDecl>(D->getDeclContext());
+      FD && FD->isTemplateInstantiation())
+    Site.Instantiation = FD;
+  return Site;
+}
+
 /// The type of \p D as written, or a null TypeLoc if it has none.
 TypeLoc writtenType(const DeclaratorDecl *D) {
   const TypeSourceInfo *TSI = D->getTypeSourceInfo();
@@ -218,23 +231,33 @@ FunctionDecl *SpawnRewriter::annotatedFunction(Expr *Arg,
                                                const ReducerAnnotation &Site) const {
   if (FunctionDecl *F = namedFunction(Arg))
     return F;
-  if (!Site.Alias || !SemaRef || !Arg->isValueDependent())
+  if (!(Site.Alias || Site.Instantiation) || !SemaRef ||
+      !Arg->isValueDependent())
     return nullptr;
-  auto Key = std::make_pair(static_cast<const Expr *>(Arg), Site.Specialization);
+  const void *Where = Site.Alias ? static_cast<const void *>(Site.Specialization)
+                                 : Site.Instantiation;
+  auto Key = std::make_pair(static_cast<const Expr *>(Arg), Where);
   if (auto It = Instantiated.find(Key); It != Instantiated.end())
     return It->second;
   Sema &S = *SemaRef;
   FunctionDecl *F = nullptr;
-  {
+  auto substitute = [&](const MultiLevelTemplateArgumentList &Levels) {
+    ExprResult R = S.SubstExpr(Arg, Levels);
+    return R.isUsable() ? namedFunction(R.get()) : nullptr;
+  };
+  if (Site.Alias) {
     Sema::InstantiatingTemplate Inst(S, Arg->getExprLoc(), Site.Alias,
                                      Site.Args);
-    if (!Inst.isInvalid()) {
-      MultiLevelTemplateArgumentList Levels(Site.Alias, Site.Args,
-                                            /*Final=*/false);
-      ExprResult R = S.SubstExpr(Arg, Levels);
-      if (R.isUsable())
-        F = namedFunction(R.get());
-    }
+    if (!Inst.isInvalid())
+      F = substitute(MultiLevelTemplateArgumentList(Site.Alias, Site.Args,
+                                                    /*Final=*/false));
+  } else {
+    auto *FD = const_cast<FunctionDecl *>(Site.Instantiation);
+    Sema::InstantiatingTemplate Inst(S, Arg->getExprLoc(), FD);
+    if (!Inst.isInvalid())
+      F = substitute(S.getTemplateInstantiationArgs(
+          FD, FD->getLexicalDeclContext(), /*Final=*/false, std::nullopt,
+          /*RelativeToPrimary=*/true));
   }
   Instantiated[Key] = F;
   return F;
@@ -273,6 +296,8 @@ SpawnRewriter::pointeeMonoid(const Expr *Pointer, SourceLocation Use) {
   const VarDecl *Var = referencedVar(Pointer);
   ReducerAnnotation Site =
       Var ? reducerPointeeAnnotation(writtenType(Var)) : ReducerAnnotation();
+  if (Var && Site)
+    Site.Instantiation = reducerAnnotation(Var).Instantiation;
   if (!Site) {
     error(Use, "a reducer can be reached only through a variable or "
                "parameter declared 'T cilk_reducer(identity, reduce) *p', as "
@@ -300,7 +325,7 @@ bool SpawnRewriter::mentionsReducer(const Stmt *S) const {
 bool SpawnRewriter::rewritableReducer(const VarDecl *Var) const {
   if (!Var || isa<ParmVarDecl>(Var) || !isReducerType(Var->getType()))
     return false;
-  ReducerAnnotation Site = reducerAnnotation(writtenType(Var));
+  ReducerAnnotation Site = reducerAnnotation(Var);
   if (!Site || Var->getType()->isIncompleteType())
     return false;
   return hasCallbacks(Site);
@@ -324,6 +349,8 @@ bool SpawnRewriter::rewritableDeref(const Expr *Pointer) const {
   const VarDecl *Var = referencedVar(Pointer);
   ReducerAnnotation Site =
       Var ? reducerPointeeAnnotation(writtenType(Var)) : ReducerAnnotation();
+  if (Var && Site)
+    Site.Instantiation = reducerAnnotation(Var).Instantiation;
   if (!Site || Pointer->getType()->getPointeeType()->isIncompleteType())
     return false;
   return hasCallbacks(Site);

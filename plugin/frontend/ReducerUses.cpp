@@ -281,7 +281,7 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
   if (!Var || !isReducerType(Var->getType()))
     return false;
   SourceLocation Loc = Ref->getLocation();
-  ReducerAnnotation Site = reducerAnnotation(writtenType(Var));
+  ReducerAnnotation Site = reducerAnnotation(Var);
   if (!Site || isa<ParmVarDecl>(Var))
     return true; // reported at the declaration (checkReducerDeclaration)
   QualType T = Var->getType().getCanonicalType();
@@ -369,7 +369,7 @@ void SpawnRewriter::registerLocalReducers(Stmt *&S, BodyWalk &Walk) {
     if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
         !isReducerType(Var->getType()))
       continue;
-    ReducerAnnotation Site = reducerAnnotation(writtenType(Var));
+    ReducerAnnotation Site = reducerAnnotation(Var);
     if (!Site)
       continue; // reported at the declaration
     SourceLocation Loc = Var->getLocation();

@@ -321,8 +321,9 @@ private:
   clang::ASTContext &Ctx;
   clang::Sema *SemaRef = nullptr;
   /// An annotation's dependent argument, instantiated for one alias
-  /// template specialization (annotatedFunction()).
-  mutable llvm::DenseMap<std::pair<const clang::Expr *, const clang::Type *>,
+  /// template specialization or function template instantiation
+  /// (annotatedFunction()).
+  mutable llvm::DenseMap<std::pair<const clang::Expr *, const void *>,
                          clang::FunctionDecl *>
       Instantiated;
   MarkTable &Marks;
