@@ -1,34 +1,62 @@
-/*===- cilk/opadd_reducer.h - OpenCilk 2's sum reducer --------------------===*\
+/*===- cilk/opadd_reducer.h - OpenCilk 2's sum reducer, as a class ---------===*\
  *
- * As OpenCilk declares it: an alias template of `T cilk_reducer(zero<T>,
- * plus<T>)`, so that a sum is a T to every use.
+ * OpenCilk 2 declares `cilk::opadd_reducer<long> sum = 0;` through an
+ * alias template over `long cilk_reducer(zero, plus)`, whose identity and
+ * reduce depend on the template's parameter (which Weft's cilk_reducer
+ * does not support: docs/reducers.md). Here it is a class with the same
+ * everyday uses:
  *
  *   cilk::opadd_reducer<long> sum = 0;
- *   cilk_for (long i = 0; i < n; ++i) sum += a[i];   // this strand's view
- *   printf("%ld\n", sum);                            // after the sync
- *   add_to(&sum, 5);  // &sum: a long *, or, to a `long cilk_reducer(...) *`
- *                     // parameter, the reducer itself (docs/reducers.md)
+ *   cilk_for (long i = 0; i < n; ++i) sum += a[i];   // also -=, ++, --
+ *   long total = sum;                                // after the sync
  *
- * The identity is T's zero, the reduce `+=`. With the plugin the alias's
- * functions are instantiated for each T (docs/reducers.md); without it,
- * cilk_reducer vanishes and the sum is a plain T.
+ * Reading `sum` gives the calling strand's view, as in OpenCilk. What
+ * differs: `&sum` is the reducer, not a `long *`, and passing `sum` to
+ * printf's `...` needs `(long)sum` or sum.get_value().
 \*===----------------------------------------------------------------------===*/
 #ifndef WEFT_CILK_OPADD_REDUCER_H
 #define WEFT_CILK_OPADD_REDUCER_H
 
-#include <cilk/cilk.h>
+#include <cilk/reducer_opadd.h>
 
 namespace cilk {
 
-template <typename T> void zero(void *view) {
-  *static_cast<T *>(view) = static_cast<T>(0);
-}
+template <class T> class opadd_reducer {
+public:
+  opadd_reducer() : imp_(T(0)) {}
+  opadd_reducer(const T &initial) : imp_(initial) {}
+  opadd_reducer(const opadd_reducer &) = delete;
+  opadd_reducer &operator=(const opadd_reducer &) = delete;
 
-template <typename T> void plus(void *left, void *right) {
-  *static_cast<T *>(left) += *static_cast<T *>(right);
-}
+  opadd_reducer &operator=(const T &x) {
+    imp_.set_value(x);
+    return *this;
+  }
+  template <class U> opadd_reducer &operator+=(const U &x) {
+    *imp_ += x;
+    return *this;
+  }
+  template <class U> opadd_reducer &operator-=(const U &x) {
+    *imp_ -= x;
+    return *this;
+  }
+  opadd_reducer &operator++() {
+    ++*imp_;
+    return *this;
+  }
+  void operator++(int) { ++*imp_; }
+  opadd_reducer &operator--() {
+    --*imp_;
+    return *this;
+  }
+  void operator--(int) { --*imp_; }
 
-template <typename T> using opadd_reducer = T cilk_reducer(zero<T>, plus<T>);
+  operator T() const { return imp_.get_value(); }
+  T get_value() const { return imp_.get_value(); }
+
+private:
+  reducer<op_add<T>> imp_;
+};
 
 } // namespace cilk
 
