@@ -1,9 +1,10 @@
 /*===- cilk/opadd_reducer.h - OpenCilk 2's sum reducer, as a class ---------===*\
  *
  * OpenCilk 2 declares `cilk::opadd_reducer<long> sum = 0;` through an
- * alias template over `long cilk_reducer(zero, plus)`, whose identity and
- * reduce depend on the template's parameter (which Weft's cilk_reducer
- * does not support: docs/reducers.md). Here it is a class with the same
+ * alias template over `long cilk_reducer(zero<long>, plus<long>)`. OpenCilk's
+ * programs pass such a sum by reference (`void fib(int n,
+ * cilk::opadd_reducer<int> &total)`), which Weft's cilk_reducer does not
+ * support yet (docs/reducers.md), so here it is a class with the same
  * everyday uses:
  *
  *   cilk::opadd_reducer<long> sum = 0;
