@@ -91,8 +91,9 @@
 // above rests on more than the index and the value the thief loaded, and
 // no pop in between took slot B without a CAS, since each loaded an index
 // of at least B. The owner's CAS for the last element retries when only a
-// tag changed (take_last()), so a request never loses an element. deque_test.cpp checks the switch by
-// randomized interleavings, also under ThreadSanitizer.
+// tag changed (take_last()), so a request never loses an element.
+// deque_test.cpp checks the switch by randomized interleavings, also under
+// ThreadSanitizer.
 //
 // Peak size. The deque records the most elements it held at once, as its
 // owner saw them when pushing, for WEFT_STATS. Counting at every push would
@@ -109,6 +110,7 @@
 
 #include "cache_line.h"
 #include "fence.h"
+#include "stats.h"
 
 #include <atomic>
 #include <chrono>
@@ -150,12 +152,8 @@ public:
 
   /// Any thread, for statistics: steals that paid a membarrier, and
   /// requests for fenced pops made.
-  std::uint64_t membarriers() const {
-    return membarriers_.load(std::memory_order_relaxed);
-  }
-  std::uint64_t requests() const {
-    return requests_.load(std::memory_order_relaxed);
-  }
+  std::uint64_t membarriers() const { return membarriers_.get(); }
+  std::uint64_t requests() const { return requests_.get(); }
 
 private:
   template <typename> friend class Deque;
@@ -163,17 +161,12 @@ private:
   /// Whether the thief has waited long enough for answers to its requests,
   /// counted from the first unanswered one since it last settled.
   bool out_of_patience();
-  // Relaxed: only this thief writes; readers want a statistic.
-  static void count(std::atomic<std::uint64_t> &C) {
-    C.store(C.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  }
-  void paid_membarrier() { count(membarriers_); }
-  void requested() { count(requests_); }
 
   std::int64_t patience_ns_;
   std::int64_t waiting_since_ns_ = 0;
-  std::atomic<std::uint64_t> membarriers_{0};
-  std::atomic<std::uint64_t> requests_{0};
+  // Only this thief writes them (stats.h).
+  Counter membarriers_;
+  Counter requests_;
 };
 
 template <typename T> class Deque {
@@ -371,11 +364,9 @@ public:
 
   /// Any thread, for statistics: how often the owner switched to fenced
   /// pops (confirmed a request), and back. Exact once the owner stopped.
-  std::int64_t switches_to_fenced() const {
-    return switches_to_fenced_.load(std::memory_order_relaxed);
-  }
-  std::int64_t switches_to_unfenced() const {
-    return switches_to_unfenced_.load(std::memory_order_relaxed);
+  std::uint64_t switches_to_fenced() const { return switches_to_fenced_.get(); }
+  std::uint64_t switches_to_unfenced() const {
+    return switches_to_unfenced_.get();
   }
 
 private:
@@ -501,11 +492,11 @@ private:
       if (Tag == 0 && top_.compare_exchange_strong(Word, Word | kRequestedTag,
                                                    std::memory_order_seq_cst,
                                                    std::memory_order_relaxed))
-        Stealer.requested();
+        Stealer.requests_.add();
       return false;
     }
     heavy_fence(); // pairs with light_fence() in reserve()
-    Stealer.paid_membarrier();
+    Stealer.membarriers_.add();
     return true;
   }
 
@@ -570,8 +561,7 @@ private:
                                          std::memory_order_seq_cst,
                                          std::memory_order_relaxed)) {
       }
-      switches_to_fenced_.store(switches_to_fenced_.load(std::memory_order_relaxed) + 1,
-                                std::memory_order_relaxed);
+      switches_to_fenced_.add();
       quiet_pops_ = 0;
       quiet_index_ = top_index(Word);
       return Word | kThievesFence;
@@ -594,8 +584,7 @@ private:
       quiet_index_ = top_index(Word);
       return Word;
     }
-    switches_to_unfenced_.store(switches_to_unfenced_.load(std::memory_order_relaxed) + 1,
-                                std::memory_order_relaxed);
+    switches_to_unfenced_.add();
     return top_index(Word);
   }
 
@@ -630,8 +619,9 @@ private:
   std::int64_t quiet_pops_ = 0;
   std::int64_t slow_pushes_ = 0;
   std::int64_t fenced_pops_ = 0;
-  std::atomic<std::int64_t> switches_to_fenced_{0};
-  std::atomic<std::int64_t> switches_to_unfenced_{0};
+  // Written by the owner only, read by statistics (stats.h).
+  Counter switches_to_fenced_;
+  Counter switches_to_unfenced_;
   // Written by the owner only, read by statistics from any thread.
   std::atomic<std::int64_t> peak_{0};
 };

@@ -96,7 +96,8 @@ void collect_stats(weft_stats &Out) {
   Out.workers = nworkers_setting().get();
   Out.threads = worker_count();
   for (unsigned I = 0; I < Out.threads; ++I) {
-    const WorkerStats &S = worker_at(I)->stats;
+    const Worker *W = worker_at(I);
+    const WorkerStats &S = W->stats;
     Out.spawns += S.spawns.get();
     Out.steals += S.steals.get();
     Out.steal_attempts += S.steal_attempts.get();
@@ -104,7 +105,6 @@ void collect_stats(weft_stats &Out) {
     Out.stacks += S.stacks.get();
     Out.sleeps += S.sleeps.get();
     Out.throttled += S.throttled.get();
-    const Worker *W = worker_at(I);
     Out.membarriers += W->thief.membarriers() + S.idle_membarriers.get();
     Out.fence_requests += W->thief.requests();
     Out.fenced_switches += W->deque.switches_to_fenced();
