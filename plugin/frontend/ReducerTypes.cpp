@@ -178,11 +178,26 @@ const AnnotateTypeAttr *reducerAttr(TypeLoc TL) {
   return reducerAnnotation(TL).Attr;
 }
 
+/// The function template instantiation \p D is declared in, or null.
+static const FunctionDecl *enclosingInstantiation(const Decl *D) {
+  const auto *FD = dyn_cast<FunctionDecl>(D->getDeclContext());
+  return FD && FD->isTemplateInstantiation() ? FD : nullptr;
+}
+
 ReducerAnnotation reducerAnnotation(const DeclaratorDecl *D) {
   ReducerAnnotation Site = reducerAnnotation(writtenType(D));
-  if (const auto *FD = dyn_cast<FunctionDecl>(D->getDeclContext());
-      FD && FD->isTemplateInstantiation())
-    Site.Instantiation = FD;
+  Site.Instantiation = enclosingInstantiation(D);
+  return Site;
+}
+
+/// The annotation on the pointee of \p Var's pointer type as written, with
+/// the function template instantiation Var is declared in; none for a null
+/// \p Var.
+static ReducerAnnotation reducerPointeeAnnotation(const VarDecl *Var) {
+  if (!Var)
+    return ReducerAnnotation();
+  ReducerAnnotation Site = reducerPointeeAnnotation(writtenType(Var));
+  Site.Instantiation = enclosingInstantiation(Var);
   return Site;
 }
 
@@ -294,10 +309,7 @@ SpawnRewriter::reducerMonoid(const ReducerAnnotation &Site) {
 std::optional<SpawnRewriter::ReducerMonoid>
 SpawnRewriter::pointeeMonoid(const Expr *Pointer, SourceLocation Use) {
   const VarDecl *Var = referencedVar(Pointer);
-  ReducerAnnotation Site =
-      Var ? reducerPointeeAnnotation(writtenType(Var)) : ReducerAnnotation();
-  if (Var && Site)
-    Site.Instantiation = reducerAnnotation(Var).Instantiation;
+  ReducerAnnotation Site = reducerPointeeAnnotation(Var);
   if (!Site) {
     error(Use, "a reducer can be reached only through a variable or "
                "parameter declared 'T cilk_reducer(identity, reduce) *p', as "
@@ -347,10 +359,7 @@ bool SpawnRewriter::rewritableDeref(const Expr *Pointer) const {
   if (!isReducerPointer(Pointer->getType()) || pointsToOthers(Pointer))
     return false;
   const VarDecl *Var = referencedVar(Pointer);
-  ReducerAnnotation Site =
-      Var ? reducerPointeeAnnotation(writtenType(Var)) : ReducerAnnotation();
-  if (Var && Site)
-    Site.Instantiation = reducerAnnotation(Var).Instantiation;
+  ReducerAnnotation Site = reducerPointeeAnnotation(Var);
   if (!Site || Pointer->getType()->getPointeeType()->isIncompleteType())
     return false;
   return hasCallbacks(Site);
