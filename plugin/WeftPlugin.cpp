@@ -152,6 +152,7 @@ public:
   }
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
+    Rewriter->finishReducerMembers(Ctx.getTranslationUnitDecl());
     Rewriter->checkRemainingReducerUses(Ctx.getTranslationUnitDecl());
     Rewriter->reportUnmatched();
   }

@@ -171,6 +171,7 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *Call) {
+    checkAssignment(Call);
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || Call->getNumArgs() == 0 ||
         (Callee != R.HyperLookup && Callee != R.HyperRegister))
@@ -179,8 +180,8 @@ public:
     if (const auto *U = dyn_cast<UnaryOperator>(Key);
         U && U->getOpcode() == UO_AddrOf)
       Key = U->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Key))
-      Allowed.insert(Ref);
+    if (isa<DeclRefExpr, MemberExpr>(Key))
+      Allowed.insert(Key);
     // A lookup in a once-only initialiser binds the first strand's view.
     if (Where == Site::Once && Callee == R.HyperLookup)
       report(Call->getBeginLoc(), keyName(Key));
@@ -189,9 +190,9 @@ public:
 
   bool VisitUnaryOperator(UnaryOperator *U) {
     if (U->getOpcode() == UO_AddrOf && R.ReducerKeys.count(U))
-      if (const auto *Ref =
-              dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
-        Allowed.insert(Ref);
+      if (const Expr *Key = U->getSubExpr()->IgnoreParenImpCasts();
+          isa<DeclRefExpr, MemberExpr>(Key))
+        Allowed.insert(Key);
     if (U->getOpcode() == UO_Deref && R.rewritableDeref(U->getSubExpr()))
       report(U->getOperatorLoc(), keyName(U->getSubExpr()));
     return true;
@@ -200,6 +201,46 @@ public:
   bool VisitMemberExpr(MemberExpr *ME) {
     if (ME->isArrow() && R.rewritableDeref(ME->getBase()))
       report(ME->getOperatorLoc(), keyName(ME->getBase()));
+    // A reducer member; in a constructor's member initialisers the
+    // object's own are its storage (ReducerMembers.cpp).
+    if (R.rewritableMember(ME) && !Allowed.count(ME) &&
+        Where != Site::BeforeMain &&
+        !(InConstructorInits &&
+          isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())))
+      report(ME->getMemberLoc(),
+             "'" + ME->getMemberDecl()->getName().str() + "'");
+    return true;
+  }
+
+  /// An object of a class with reducer members made without a constructor
+  /// of the class, which would register them (ReducerMembers.cpp).
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    const CXXConstructorDecl *Ctor = E->getConstructor();
+    if (!Ctor->isTrivial() || !R.containsReducerMembers(E->getType()))
+      return true;
+    std::string Name = className(E->getType());
+    std::string Fix =
+        Ctor->isDefaultConstructor()
+            ? "give '" + Name + "' a default constructor ('" + Name + "() {}')"
+            : "give '" + Name + "' a copy constructor that initialises its "
+              "members, or delete it ('" + Name + "(const " + Name +
+              " &) = delete;')";
+    R.error(E->getBeginLoc(),
+            "making a '" + Name + "' here runs no constructor of its class, "
+            "so its reducer members (cilk_reducer) would not be registered: " +
+            Fix);
+    return true;
+  }
+
+  bool VisitInitListExpr(InitListExpr *E) {
+    if (!E->getType()->isRecordType() ||
+        !R.containsReducerMembers(E->getType()))
+      return true;
+    std::string Name = className(E->getType());
+    R.error(E->getBeginLoc(),
+            "'" + Name + "' has reducer members (cilk_reducer), which "
+            "aggregate initialisation would not register: give '" + Name +
+            "' a constructor");
     return true;
   }
 
@@ -234,10 +275,13 @@ private:
       if (!(Result = TraverseParmVarDecl(P)))
         break;
     if (Result)
-      if (auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+      if (auto *Ctor = dyn_cast<CXXConstructorDecl>(FD)) {
+        InConstructorInits = true;
         for (CXXCtorInitializer *Init : Ctor->inits())
           if (!(Result = TraverseConstructorInitializer(Init)))
             break;
+        InConstructorInits = false;
+      }
     if (Result && FD->doesThisDeclarationHaveABody())
       Result = TraverseStmt(FD->getBody());
     Function = SavedFunction;
@@ -251,6 +295,32 @@ private:
     bool Result = TraverseStmt(E);
     Where = Saved;
     return Result;
+  }
+
+  /// A class with reducer members assigned by its trivial assignment
+  /// operator, which copies the bytes of the leftmost views.
+  void checkAssignment(const CallExpr *Call) {
+    const auto *Assign =
+        dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+    if (!Assign || !Assign->isTrivial() ||
+        !(Assign->isCopyAssignmentOperator() ||
+          Assign->isMoveAssignmentOperator()))
+      return;
+    QualType Class = Ctx().getRecordType(Assign->getParent());
+    if (!R.containsReducerMembers(Class))
+      return;
+    std::string Name = className(Class);
+    R.error(Call->getBeginLoc(),
+            "assigning a '" + Name + "' here copies its reducer members "
+            "(cilk_reducer) as bytes, not the strand's views: give '" +
+            Name + "' an assignment operator, or delete it");
+  }
+
+  ASTContext &Ctx() const { return R.Ctx; }
+
+  static std::string className(QualType T) {
+    const CXXRecordDecl *Class = T->getAsCXXRecordDecl();
+    return Class ? Class->getNameAsString() : T.getAsString();
   }
 
   static std::string keyName(const Expr *Key) {
@@ -296,7 +366,8 @@ private:
   SpawnRewriter &R;
   const FunctionDecl *Function = nullptr;
   Site Where = Site::BeforeMain;
-  llvm::DenseSet<const DeclRefExpr *> Allowed;
+  bool InConstructorInits = false;
+  llvm::DenseSet<const Expr *> Allowed;
 };
 
 void SpawnRewriter::checkRemainingReducerUses(TranslationUnitDecl *TU) {

@@ -178,10 +178,17 @@ const AnnotateTypeAttr *reducerAttr(TypeLoc TL) {
   return reducerAnnotation(TL).Attr;
 }
 
-/// The function template instantiation \p D is declared in, or null.
-static const FunctionDecl *enclosingInstantiation(const Decl *D) {
-  const auto *FD = dyn_cast<FunctionDecl>(D->getDeclContext());
-  return FD && FD->isTemplateInstantiation() ? FD : nullptr;
+/// The template instantiation \p D is declared in, or null: the function
+/// template's for a local declaration, the class's (a class template
+/// specialization, or a member class of one) for a data member.
+static const Decl *enclosingInstantiation(const Decl *D) {
+  const DeclContext *DC = D->getDeclContext();
+  if (const auto *FD = dyn_cast<FunctionDecl>(DC))
+    return FD->isTemplateInstantiation() ? FD : nullptr;
+  const auto *Class = dyn_cast<CXXRecordDecl>(DC);
+  if (isa<FieldDecl>(D) && Class && Class->getTemplateInstantiationPattern())
+    return Class;
+  return nullptr;
 }
 
 ReducerAnnotation reducerAnnotation(const DeclaratorDecl *D) {
@@ -244,10 +251,14 @@ bool SpawnRewriter::isReducerPointer(QualType T) const {
 /// which also has Sema instantiate the function. Null if Arg names none.
 FunctionDecl *SpawnRewriter::annotatedFunction(Expr *Arg,
                                                const ReducerAnnotation &Site) const {
-  if (FunctionDecl *F = namedFunction(Arg))
-    return F;
+  // A class template's own static member (`identity` in its member's
+  // `View cilk_reducer(identity, reduce) m;`) is named as the pattern's,
+  // which needs its instantiation's like a dependent name.
+  FunctionDecl *Named = namedFunction(Arg);
+  if (Named && !Named->isDependentContext())
+    return Named;
   if (!(Site.Alias || Site.Instantiation) || !SemaRef ||
-      !Arg->isValueDependent())
+      !(Arg->isValueDependent() || Named))
     return nullptr;
   const void *Where = Site.Alias ? static_cast<const void *>(Site.Specialization)
                                  : Site.Instantiation;
@@ -266,8 +277,18 @@ FunctionDecl *SpawnRewriter::annotatedFunction(Expr *Arg,
     if (!Inst.isInvalid())
       F = substitute(MultiLevelTemplateArgumentList(Site.Alias, Site.Args,
                                                     /*Final=*/false));
+  } else if (const auto *Class = dyn_cast<CXXRecordDecl>(Site.Instantiation)) {
+    // A data member's: the class's arguments, and those of the templates
+    // around it.
+    // Sema finds the class's own members' instantiations from the
+    // context it is in.
+    auto *Instance = const_cast<CXXRecordDecl *>(Class);
+    Sema::ContextRAII InClass(S, Instance);
+    Sema::InstantiatingTemplate Inst(S, Arg->getExprLoc(), Instance);
+    if (!Inst.isInvalid())
+      F = substitute(S.getTemplateInstantiationArgs(Class));
   } else {
-    auto *FD = const_cast<FunctionDecl *>(Site.Instantiation);
+    auto *FD = cast<FunctionDecl>(const_cast<Decl *>(Site.Instantiation));
     Sema::InstantiatingTemplate Inst(S, Arg->getExprLoc(), FD);
     if (!Inst.isInvalid())
       F = substitute(S.getTemplateInstantiationArgs(
@@ -383,10 +404,16 @@ void SpawnRewriter::checkReducerCaptures(const LambdaExpr *Lambda) {
               "reference");
 }
 
-void SpawnRewriter::reportReducerMember(const FieldDecl *F) {
-  error(F->getLocation(),
-        "a data member cannot be a reducer (cilk_reducer): declare the "
-        "reducer as a variable, or use weft::reducer<M> (<weft/reducer.h>)");
+void SpawnRewriter::noteReducerMember(const FieldDecl *F) {
+  if (!Ctx.getLangOpts().CPlusPlus) {
+    error(F->getLocation(),
+          "in C, a struct member cannot be a reducer (cilk_reducer): no "
+          "constructor registers it; declare the reducer as a variable and "
+          "keep a reducer pointer in the struct "
+          "('T cilk_reducer(identity, reduce) *p')");
+    return;
+  }
+  SawReducer = SawReducerMember = true;
 }
 
 void SpawnRewriter::checkReducerTemplateArgument(
@@ -406,11 +433,12 @@ void SpawnRewriter::checkReducerDeclaration(const DeclaratorDecl *D) {
   QualType T = D->getType();
   if (T.isNull())
     return;
-  // A member of a class template is reported in the template: its type
-  // may depend on a parameter (`View cilk_reducer(I, R) leftmost;`), and
-  // no instantiation of the class would be walked for it.
+  // A reducer data member (ReducerMembers.cpp), checked with its class
+  // once the translation unit is complete, a class template's in each
+  // instantiation (its type may depend on a parameter:
+  // `View cilk_reducer(I, R) leftmost;`).
   if (const auto *F = dyn_cast<FieldDecl>(D); F && reducerAttr(writtenType(F)))
-    return reportReducerMember(F);
+    return noteReducerMember(F);
   if (T->isDependentType())
     return;
   if (const auto *P = dyn_cast<ParmVarDecl>(D))
@@ -431,8 +459,11 @@ void SpawnRewriter::checkReducerDeclaration(const DeclaratorDecl *D) {
     Element = AT->getElementType();
   if (!isReducerType(Element) || annotatedForOthers(D, /*Pointee=*/false))
     return;
-  if (const auto *F = dyn_cast<FieldDecl>(D))
-    return reportReducerMember(F);
+  if (isa<FieldDecl>(D)) {
+    if (Element != T)
+      error(Loc, "an array of reducers (cilk_reducer) is not supported");
+    return; // declared through a typedef: reported at its uses
+  }
   if (T->isReferenceType()) {
     error(Loc, "a reference to a reducer (cilk_reducer) is not supported: "
                "use a pointer ('T cilk_reducer(identity, reduce) *p')");

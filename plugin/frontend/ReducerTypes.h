@@ -24,10 +24,12 @@ struct ReducerAnnotation {
   clang::TypeAliasTemplateDecl *Alias = nullptr;
   llvm::ArrayRef<clang::TemplateArgument> Args; // Alias's, as specialized
   const clang::Type *Specialization = nullptr;  // canonical, for caching
-  /// The function template instantiation the declaration is in, if any:
-  /// its own `T cilk_reducer(zero<T>, plus<T>)` keeps the pattern's
-  /// dependent arguments, which its template arguments instantiate.
-  const clang::FunctionDecl *Instantiation = nullptr;
+  /// The template instantiation the declaration is in, if any: a function
+  /// template's (for a variable or parameter) or a class template's (for
+  /// a data member). Its own `T cilk_reducer(zero<T>, plus<T>)` keeps the
+  /// pattern's dependent arguments, which its template arguments
+  /// instantiate.
+  const clang::Decl *Instantiation = nullptr;
   explicit operator bool() const { return Attr != nullptr; }
 };
 
@@ -37,8 +39,8 @@ const clang::AnnotateTypeAttr *reducerAttr(clang::TypeLoc TL);
 /// The same, with the alias template specialization it was found through.
 ReducerAnnotation reducerAnnotation(clang::TypeLoc TL);
 
-/// The annotation on \p D's type as written, with the function template
-/// instantiation \p D is declared in.
+/// The annotation on \p D's type as written, with the function or class
+/// template instantiation \p D is declared in.
 ReducerAnnotation reducerAnnotation(const clang::DeclaratorDecl *D);
 
 /// The type of \p D as written, or a null TypeLoc if it has none.

@@ -229,6 +229,8 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
     }
     return false;
   }
+  if (auto *ME = dyn_cast<MemberExpr>(E); ME && reducerField(ME))
+    return rewriteMemberUse(S, ME, Walk);
   if (auto *ME = dyn_cast<MemberExpr>(E);
       ME && ME->isArrow() && isReducerPointer(ME->getBase()->getType()) &&
       !pointsToOthers(ME->getBase())) {
@@ -290,6 +292,29 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
     return true;
   makeReducerFunctions();
   S = reducerView(addressOf(Ref), T, *M, Loc);
+  return true;
+}
+
+/// `obj.m`, `p->m` or `m` (in a member function) for a reducer member m:
+/// the calling strand's view of the member, after the object's expression
+/// is walked. In a constructor's member initialisers, the object's own
+/// members stay its storage (ReducerMembers.cpp).
+bool SpawnRewriter::rewriteMemberUse(Stmt *&S, MemberExpr *ME,
+                                     BodyWalk &Walk) {
+  Stmt *Base = ME->getBase();
+  walk(Base, Walk);
+  ME->setBase(cast<Expr>(Base));
+  if (Walk.ConstructorInits &&
+      isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return true;
+  const FieldDecl *F = reducerField(ME);
+  SourceLocation Loc = ME->getMemberLoc();
+  QualType T = ME->getType().getCanonicalType();
+  std::optional<ReducerMonoid> M = reducerMonoid(reducerAnnotation(F));
+  if (!M || !completeReducerType(T, Loc))
+    return true;
+  makeReducerFunctions();
+  S = reducerView(addressOf(ME), T, *M, Loc);
   return true;
 }
 

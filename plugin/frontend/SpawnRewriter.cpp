@@ -121,10 +121,14 @@ void SpawnRewriter::rewriteBody(FunctionDecl *FD) {
     collectPatternNodes(FD, Shared);
     Walk.Shared = &Shared;
   }
+  if (auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+    walkConstructorInits(Ctor, Walk.Dependent); // ReducerMembers.cpp
   walk(Body, Walk);
   if (Body != FD->getBody())
     FD->setBody(Body);
   finishBody(dyn_cast<CompoundStmt>(Body), Walk);
+  if (auto *Method = dyn_cast<CXXMethodDecl>(FD))
+    addReducerLifetimes(Method); // ReducerMembers.cpp
 }
 
 /// Walks \p S in pre-order, rewriting it in its slot. What takes over a

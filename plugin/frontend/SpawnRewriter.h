@@ -79,6 +79,12 @@ public:
   /// (ReducerGuard.cpp). Run once the translation unit is complete.
   void checkRemainingReducerUses(clang::TranslationUnitDecl *TU);
 
+  /// Registers and unregisters reducer data members in the constructors
+  /// and destructors Sema has defined by the end of the translation unit,
+  /// and reports the classes that cannot (ReducerMembers.cpp). Run once
+  /// the translation unit is complete, before checkRemainingReducerUses.
+  void finishReducerMembers(clang::TranslationUnitDecl *TU);
+
 private:
   friend class FunctionFinder;
   friend class ReducerGuard;
@@ -138,6 +144,9 @@ private:
     // In a parallel loop's iteration, the `{` of the loop's body, which is
     // a scope of its own (ParallelForRewriter.cpp).
     clang::SourceLocation IterationBody;
+    // A constructor's member initialisers, where the object's own reducer
+    // members are its storage (ReducerMembers.cpp).
+    bool ConstructorInits = false;
   };
   void walk(clang::Stmt *&S, BodyWalk &Walk);
   void walkNullStatement(clang::Stmt *&S, BodyWalk &Walk);
@@ -260,9 +269,23 @@ private:
   /// Whether a spawned call's callee can be called through the spawn
   /// marker; the error at \p M if not.
   bool spawnableCallee(const clang::CallExpr *CE, const Mark &M);
-  /// The error at a reducer data member: no view of it would ever be
-  /// looked up, so each strand would update the member itself.
-  void reportReducerMember(const clang::FieldDecl *F);
+  /// Notes a reducer data member for finishReducerMembers; in C, where no
+  /// constructor would register it, the error.
+  void noteReducerMember(const clang::FieldDecl *F);
+
+  // ReducerMembers.cpp
+  bool isReducerMember(const clang::FieldDecl *F) const;
+  /// The reducer member \p ME names, or null.
+  const clang::FieldDecl *reducerField(const clang::MemberExpr *ME) const;
+  bool rewritableMember(const clang::MemberExpr *ME) const;
+  llvm::SmallVector<std::pair<clang::FieldDecl *, ReducerMonoid>, 2>
+  reducerMembers(const clang::CXXRecordDecl *Class);
+  bool containsReducerMembers(clang::QualType T);
+  clang::Expr *memberOfThis(clang::CXXMethodDecl *Method, clang::FieldDecl *F,
+                            clang::SourceLocation Loc);
+  void addReducerLifetimes(clang::CXXMethodDecl *Method);
+  void walkConstructorInits(clang::CXXConstructorDecl *Ctor, bool Dependent);
+  void checkReducerClass(const clang::CXXRecordDecl *Class);
   /// The error at a template argument that is a reducer type
   /// (`Box<long cilk_reducer(I, R)>`).
   void checkReducerTemplateArgument(const clang::TemplateArgumentLoc &Arg);
@@ -280,6 +303,8 @@ private:
   void noteListKeys(const clang::InitListExpr *List);
   void noteReducerKeys(const clang::Stmt *S, const BodyWalk &Walk);
   bool rewriteReducerUse(clang::Stmt *&S, BodyWalk &Walk);
+  bool rewriteMemberUse(clang::Stmt *&S, clang::MemberExpr *ME,
+                        BodyWalk &Walk);
   void registerLocalReducers(clang::Stmt *&S, BodyWalk &Walk);
   static bool copiedPerCall(const clang::Stmt *S);
   clang::Expr *odrUse(clang::DeclRefExpr *Ref);
@@ -341,6 +366,10 @@ private:
   llvm::DenseSet<const clang::Expr *> ReducerKeys;
   // A reducer or a reducer pointer was declared: the guard has work.
   bool SawReducer = false;
+  bool SawReducerMember = false; // finishReducerMembers has work
+  // Whether making a class runs code of a class with reducer members
+  // (containsReducerMembers).
+  llvm::DenseMap<const clang::CXXRecordDecl *, bool> ClassesWithReducers;
   // Parameters whose default argument has been walked (once: it is shared
   // by every call).
   llvm::DenseSet<const clang::ParmVarDecl *> WalkedDefaults;
