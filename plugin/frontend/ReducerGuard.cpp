@@ -79,7 +79,7 @@ public:
     else if (Var->hasGlobalStorage())
       Where = Site::BeforeMain;
     if (Var->getInit())
-      R.noteReducerKey(Var->getType(), Var->getInit());
+      R.noteReducerKey(Var, Var->getInit());
     bool Result = Base::TraverseVarDecl(Var);
     Where = Saved;
     return Result;
@@ -89,7 +89,7 @@ public:
     if (!P->hasDefaultArg() || P->hasUnparsedDefaultArg() ||
         P->hasUninstantiatedDefaultArg() || !P->getDefaultArg())
       return true;
-    R.noteReducerKey(P->getType(), P->getDefaultArg());
+    R.noteReducerKey(P, P->getDefaultArg());
     return inSite(Site::DefaultArg, P->getDefaultArg());
   }
 
@@ -104,7 +104,7 @@ public:
   bool TraverseCXXDefaultArgExpr(CXXDefaultArgExpr *E,
                                  DataRecursionQueue * = nullptr) {
     const ParmVarDecl *P = E->getParam();
-    R.noteReducerKey(P->getType(), E->getExpr());
+    R.noteReducerKey(P, E->getExpr());
     return inSite(Site::DefaultArg, E->getExpr());
   }
 
@@ -193,7 +193,8 @@ public:
       if (const Expr *Key = U->getSubExpr()->IgnoreParenImpCasts();
           isa<DeclRefExpr, MemberExpr>(Key))
         Allowed.insert(Key);
-    if (U->getOpcode() == UO_Deref && R.rewritableDeref(U->getSubExpr()))
+    if (U->getOpcode() == UO_Deref && !R.ReducerKeys.count(U) &&
+        R.rewritableDeref(U->getSubExpr()))
       report(U->getOperatorLoc(), keyName(U->getSubExpr()));
     return true;
   }
@@ -204,6 +205,7 @@ public:
     // A reducer member; in a constructor's member initialisers the
     // object's own are its storage (ReducerMembers.cpp).
     if (R.rewritableMember(ME) && !Allowed.count(ME) &&
+        !R.ReducerKeys.count(ME) &&
         Where != Site::BeforeMain &&
         !(InConstructorInits &&
           isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())))
@@ -246,7 +248,8 @@ public:
 
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-    if (!Var || Allowed.count(Ref) || Where == Site::BeforeMain ||
+    if (!Var || Allowed.count(Ref) || R.ReducerKeys.count(Ref) ||
+        Where == Site::BeforeMain ||
         !R.rewritableReducer(Var))
       return true;
     report(Ref->getLocation(), "'" + Var->getName().str() + "'");

@@ -61,12 +61,18 @@ TypeLoc throughSugar(TypeLoc TL) {
   return Definition ? Definition->getTypeLoc() : TypeLoc();
 }
 
-/// The annotation on the pointee of the pointer type written as \p TL.
-ReducerAnnotation reducerPointeeAnnotation(TypeLoc TL) {
+/// How a variable reaches a reducer: by pointer or by reference.
+enum class Through { Pointer, Reference };
+
+/// The annotation on the pointee of the pointer or reference type written
+/// as \p TL.
+ReducerAnnotation reducerPointeeAnnotation(TypeLoc TL, Through Kind) {
   for (; !TL.isNull(); TL = throughSugar(TL)) {
     TL = TL.getUnqualifiedLoc();
-    if (auto P = TL.getAs<PointerTypeLoc>())
+    if (auto P = TL.getAs<PointerTypeLoc>(); P && Kind == Through::Pointer)
       return reducerAnnotation(P.getPointeeLoc());
+    if (auto R = TL.getAs<ReferenceTypeLoc>(); R && Kind == Through::Reference)
+      return reducerAnnotation(R.getPointeeLoc());
   }
   return ReducerAnnotation();
 }
@@ -197,15 +203,20 @@ ReducerAnnotation reducerAnnotation(const DeclaratorDecl *D) {
   return Site;
 }
 
-/// The annotation on the pointee of \p Var's pointer type as written, with
-/// the function template instantiation Var is declared in; none for a null
-/// \p Var.
-static ReducerAnnotation reducerPointeeAnnotation(const VarDecl *Var) {
+/// The annotation on the pointee of \p Var's pointer (or reference) type
+/// as written, with the function template instantiation Var is declared
+/// in; none for a null \p Var.
+static ReducerAnnotation reducerPointeeAnnotation(const VarDecl *Var,
+                                                  Through Kind = Through::Pointer) {
   if (!Var)
     return ReducerAnnotation();
-  ReducerAnnotation Site = reducerPointeeAnnotation(writtenType(Var));
+  ReducerAnnotation Site = reducerPointeeAnnotation(writtenType(Var), Kind);
   Site.Instantiation = enclosingInstantiation(Var);
   return Site;
+}
+
+ReducerAnnotation reducerReferenceAnnotation(const VarDecl *Var) {
+  return reducerPointeeAnnotation(Var, Through::Reference);
 }
 
 /// The type of \p D as written, or a null TypeLoc if it has none.
@@ -243,6 +254,49 @@ bool SpawnRewriter::isReducerPointer(QualType T) const {
   return P && isReducerType(P->getPointeeType());
 }
 
+/// A reference declared to a reducer type, as written or through typedefs
+/// and alias templates. A reference whose type was deduced from a reducer
+/// (`auto &&r = x;`, a range loop's hidden `__range`, `U &` with U deduced
+/// from x) keeps the annotation in its sugar but is bound to the strand's
+/// view, like any reference to the variable.
+bool SpawnRewriter::isReducerReference(QualType T) const {
+  if (!T->isReferenceType())
+    return false;
+  for (T = T.getNonReferenceType(); !T.isNull();) {
+    const Type *Sugar = T.getTypePtr();
+    if (isa<AutoType, DecltypeType, TypeOfExprType, TypeOfType,
+            SubstTemplateTypeParmType>(Sugar))
+      return false;
+    if (const auto *A = dyn_cast<AttributedType>(Sugar);
+        A && A->getAttrKind() == attr::AnnotateType)
+      return true;
+    QualType Next = T.getSingleStepDesugaredType(Ctx);
+    if (Next == T)
+      return false;
+    T = Next;
+  }
+  return false;
+}
+
+/// The alias template specialization's arguments as written, then the
+/// defaults of the parameters they leave out (`Traits` of
+/// `ostream_reducer<char>`).
+static SmallVector<TemplateArgument, 4> withDefaults(Sema &S,
+                                                     const ReducerAnnotation &Site) {
+  SmallVector<TemplateArgument, 4> Args(Site.Args.begin(), Site.Args.end());
+  TemplateParameterList *Params = Site.Alias->getTemplateParameters();
+  SourceLocation Loc = Site.Alias->getLocation();
+  for (unsigned I = Args.size(); I < Params->size(); ++I) {
+    bool HasDefault = false;
+    TemplateArgumentLoc Default = S.SubstDefaultTemplateArgumentIfAvailable(
+        Site.Alias, Loc, Loc, Params->getParam(I), Args, Args, HasDefault);
+    if (!HasDefault || Default.getArgument().isNull())
+      break;
+    Args.push_back(Default.getArgument());
+  }
+  return Args;
+}
+
 /// The function that the annotation's argument \p Arg names, as the
 /// declaration reaches it through \p Site: where Arg depends on the
 /// parameters of the alias template it was written in
@@ -272,10 +326,10 @@ FunctionDecl *SpawnRewriter::annotatedFunction(Expr *Arg,
     return R.isUsable() ? namedFunction(R.get()) : nullptr;
   };
   if (Site.Alias) {
-    Sema::InstantiatingTemplate Inst(S, Arg->getExprLoc(), Site.Alias,
-                                     Site.Args);
+    SmallVector<TemplateArgument, 4> Args = withDefaults(S, Site);
+    Sema::InstantiatingTemplate Inst(S, Arg->getExprLoc(), Site.Alias, Args);
     if (!Inst.isInvalid())
-      F = substitute(MultiLevelTemplateArgumentList(Site.Alias, Site.Args,
+      F = substitute(MultiLevelTemplateArgumentList(Site.Alias, Args,
                                                     /*Final=*/false));
   } else if (const auto *Class = dyn_cast<CXXRecordDecl>(Site.Instantiation)) {
     // A data member's: the class's arguments, and those of the templates
@@ -356,6 +410,13 @@ bool SpawnRewriter::mentionsReducer(const Stmt *S) const {
 /// meets it: a reducer variable that is not reported at its declaration
 /// or at its annotation instead.
 bool SpawnRewriter::rewritableReducer(const VarDecl *Var) const {
+  if (Var && isReducerReference(Var->getType())) {
+    ReducerAnnotation Site = reducerReferenceAnnotation(Var);
+    if (!Site)
+      return false; // bound to a view: deduced, not declared, a reducer's
+    return !Var->getType().getNonReferenceType()->isIncompleteType() &&
+           hasCallbacks(Site);
+  }
   if (!Var || isa<ParmVarDecl>(Var) || !isReducerType(Var->getType()))
     return false;
   ReducerAnnotation Site = reducerAnnotation(Var);
@@ -446,7 +507,7 @@ void SpawnRewriter::checkReducerDeclaration(const DeclaratorDecl *D) {
   SourceLocation Loc = D->getLocation();
   if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
     FunctionTypeLoc FTL = FD->getFunctionTypeLoc();
-    if (isReducerType(FD->getReturnType()) &&
+    if (isReducerType(FD->getReturnType().getNonReferenceType()) &&
         !(FTL && otherAnnotation(FTL.getReturnLoc(), /*Pointee=*/false)))
       error(Loc, "a function cannot return a reducer (cilk_reducer): "
                  "return its value, or take a pointer to the reducer");
@@ -465,8 +526,14 @@ void SpawnRewriter::checkReducerDeclaration(const DeclaratorDecl *D) {
     return; // declared through a typedef: reported at its uses
   }
   if (T->isReferenceType()) {
-    error(Loc, "a reference to a reducer (cilk_reducer) is not supported: "
-               "use a pointer ('T cilk_reducer(identity, reduce) *p')");
+    // Bound to the reducer itself, as a reducer pointer points to it.
+    if (Element == T.getNonReferenceType() && isa<VarDecl>(D) &&
+        reducerReferenceAnnotation(cast<VarDecl>(D)))
+      return;
+    error(Loc, "this reference to a reducer (cilk_reducer) is not "
+               "supported: declare it 'T cilk_reducer(identity, reduce) &r' "
+               "(or through a typedef or alias template of that type), or "
+               "use a pointer");
     return;
   }
   if (Element != T) {

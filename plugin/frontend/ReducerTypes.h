@@ -43,6 +43,10 @@ ReducerAnnotation reducerAnnotation(clang::TypeLoc TL);
 /// template instantiation \p D is declared in.
 ReducerAnnotation reducerAnnotation(const clang::DeclaratorDecl *D);
 
+/// The annotation on the type \p Var is a reference to, as written: a
+/// reducer reference's (`T cilk_reducer(I, R) &r`).
+ReducerAnnotation reducerReferenceAnnotation(const clang::VarDecl *Var);
+
 /// The type of \p D as written, or a null TypeLoc if it has none.
 clang::TypeLoc writtenType(const clang::DeclaratorDecl *D);
 

@@ -108,6 +108,8 @@ Expr *SpawnRewriter::addressOf(Expr *LValue) {
 }
 
 void SpawnRewriter::noteReducerKey(QualType Destination, const Expr *Value) {
+  if (isReducerReference(Destination))
+    return noteReferredReducer(Value);
   if (!isReducerPointer(Destination))
     return;
   Value = Value->IgnoreParenImpCasts();
@@ -121,12 +123,40 @@ void SpawnRewriter::noteReducerKey(QualType Destination, const Expr *Value) {
     ReducerKeys.insert(U);
 }
 
+/// As above, for the variable or parameter \p Destination: a reference is
+/// a reducer reference only if it is declared one (its type may have the
+/// reducer's annotation only because it was deduced from the reducer).
+void SpawnRewriter::noteReducerKey(const VarDecl *Destination,
+                                   const Expr *Value) {
+  if (isReducerReference(Destination->getType())) {
+    if (reducerReferenceAnnotation(Destination))
+      noteReferredReducer(Value);
+    return;
+  }
+  noteReducerKey(Destination->getType(), Value);
+}
+
+/// What a reducer reference is bound to, the reducer itself: a reducer
+/// variable, member or reference, `*p` for a reducer pointer p.
+void SpawnRewriter::noteReferredReducer(const Expr *Value) {
+  Value = Value->IgnoreParenImpCasts();
+  if (const auto *C = dyn_cast<ConditionalOperator>(Value)) {
+    noteReferredReducer(C->getTrueExpr());
+    noteReferredReducer(C->getFalseExpr());
+    return;
+  }
+  const auto *U = dyn_cast<UnaryOperator>(Value);
+  if (isa<DeclRefExpr, MemberExpr>(Value) ||
+      (U && U->getOpcode() == UO_Deref))
+    ReducerKeys.insert(Value);
+}
+
 /// The arguments of a constructor call, as noteReducerKeys does a call's.
 void SpawnRewriter::noteConstructorKeys(const CXXConstructExpr *Construct) {
   const CXXConstructorDecl *Ctor = Construct->getConstructor();
   for (unsigned I = 0; I < Construct->getNumArgs() && I < Ctor->getNumParams();
        ++I)
-    noteReducerKey(Ctor->getParamDecl(I)->getType(), Construct->getArg(I));
+    noteReducerKey(Ctor->getParamDecl(I), Construct->getArg(I));
 }
 
 /// The elements of a braced initialiser (a struct's members in order, or
@@ -173,7 +203,7 @@ void SpawnRewriter::noteReducerKeys(const Stmt *S, const BodyWalk &Walk) {
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit())
-        noteReducerKey(Var->getType(), Var->getInit());
+        noteReducerKey(Var, Var->getInit());
     return;
   }
   if (const auto *Assign = dyn_cast<BinaryOperator>(S)) {
@@ -196,7 +226,7 @@ void SpawnRewriter::noteReducerKeys(const Stmt *S, const BodyWalk &Walk) {
   for (unsigned I = Skip; I < Call->getNumArgs(); ++I) {
     unsigned Param = I - Skip;
     if (Direct && Param < Direct->getNumParams())
-      noteReducerKey(Direct->getParamDecl(Param)->getType(), Call->getArg(I));
+      noteReducerKey(Direct->getParamDecl(Param), Call->getArg(I));
     else if (Proto && Param < Proto->getNumParams())
       noteReducerKey(Proto->getParamType(Param), Call->getArg(I));
   }
@@ -209,12 +239,13 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
   auto *E = dyn_cast<Expr>(S);
   if (!E)
     return false;
+  // &x passed on as a reducer pointer, and x (or *p) bound to a reducer
+  // reference, are the reducer itself (OpenCilk's key); anywhere else &x
+  // is the address of the strand's view, which the walk makes of x below
+  // it.
+  if (ReducerKeys.count(E))
+    return true;
   if (auto *U = dyn_cast<UnaryOperator>(E)) {
-    // &x passed on as a reducer pointer is the reducer itself (OpenCilk's
-    // key); anywhere else it is the address of the strand's view, which
-    // the walk makes of x below it.
-    if (U->getOpcode() == UO_AddrOf && ReducerKeys.count(U))
-      return true;
     if (U->getOpcode() == UO_Deref &&
         isReducerPointer(U->getSubExpr()->getType()) &&
         !pointsToOthers(U->getSubExpr())) {
@@ -280,6 +311,9 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
     S = odrUse(Ref);
     return true;
   }
+  if (Var && isReducerReference(Var->getType()) &&
+      reducerReferenceAnnotation(Var))
+    return rewriteReferenceUse(S, Ref, Var);
   if (!Var || !isReducerType(Var->getType()))
     return false;
   SourceLocation Loc = Ref->getLocation();
@@ -287,6 +321,23 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
   if (!Site || isa<ParmVarDecl>(Var))
     return true; // reported at the declaration (checkReducerDeclaration)
   QualType T = Var->getType().getCanonicalType();
+  std::optional<ReducerMonoid> M = reducerMonoid(Site);
+  if (!M || !completeReducerType(T, Loc))
+    return true;
+  makeReducerFunctions();
+  S = reducerView(addressOf(Ref), T, *M, Loc);
+  return true;
+}
+
+/// `r` for a reducer reference r (`T cilk_reducer(I, R) &r`): the view of
+/// the reducer it is bound to, `(*(T *)__weft_hyper_lookup(&r, ...))`.
+bool SpawnRewriter::rewriteReferenceUse(Stmt *&S, DeclRefExpr *Ref,
+                                        const VarDecl *Var) {
+  ReducerAnnotation Site = reducerReferenceAnnotation(Var);
+  if (!Site)
+    return true; // reported at the declaration
+  SourceLocation Loc = Ref->getLocation();
+  QualType T = Ref->getType().getCanonicalType();
   std::optional<ReducerMonoid> M = reducerMonoid(Site);
   if (!M || !completeReducerType(T, Loc))
     return true;
@@ -375,7 +426,7 @@ void SpawnRewriter::rewriteDefaultArgument(ParmVarDecl *P) {
       !mentionsReducer(Init) || copiedPerCall(Init))
     return;
   BodyWalk Walk(Fn, /*Dependent=*/false, Init);
-  noteReducerKey(P->getType(), Init);
+  noteReducerKey(P, Init);
   Stmt *S = Init;
   walk(S, Walk);
   if (S != Init)

@@ -254,6 +254,7 @@ private:
   };
   bool isReducerType(clang::QualType T) const;
   bool isReducerPointer(clang::QualType T) const;
+  bool isReducerReference(clang::QualType T) const;
   std::optional<ReducerMonoid> reducerMonoid(const ReducerAnnotation &Site);
   clang::FunctionDecl *annotatedFunction(clang::Expr *Arg,
                                          const ReducerAnnotation &Site) const;
@@ -299,12 +300,17 @@ private:
                            const ReducerMonoid &M, clang::SourceLocation Loc);
   clang::Expr *addressOf(clang::Expr *LValue);
   void noteReducerKey(clang::QualType Destination, const clang::Expr *Value);
+  void noteReducerKey(const clang::VarDecl *Destination,
+                      const clang::Expr *Value);
+  void noteReferredReducer(const clang::Expr *Value);
   void noteConstructorKeys(const clang::CXXConstructExpr *Construct);
   void noteListKeys(const clang::InitListExpr *List);
   void noteReducerKeys(const clang::Stmt *S, const BodyWalk &Walk);
   bool rewriteReducerUse(clang::Stmt *&S, BodyWalk &Walk);
   bool rewriteMemberUse(clang::Stmt *&S, clang::MemberExpr *ME,
                         BodyWalk &Walk);
+  bool rewriteReferenceUse(clang::Stmt *&S, clang::DeclRefExpr *Ref,
+                           const clang::VarDecl *Var);
   void registerLocalReducers(clang::Stmt *&S, BodyWalk &Walk);
   static bool copiedPerCall(const clang::Stmt *S);
   clang::Expr *odrUse(clang::DeclRefExpr *Ref);
