@@ -111,7 +111,7 @@ public:
   /// The pass runs from CodeGen's consumer, after this one's callbacks and
   /// before the consumers are destroyed, so the hook lives as long as this
   /// consumer; each compilation that adds the pass creates one.
-  explicit WeftConsumer(DiagnosticsEngine &Diags) {
+  WeftConsumer(CompilerInstance &CI, DiagnosticsEngine &Diags) : CI(CI) {
     sourceErrorHook() = [&Diags](unsigned Raw, StringRef Msg) {
       return reportAtSource(Diags, Raw, Msg);
     };
@@ -125,6 +125,12 @@ public:
     Rewriter = std::make_unique<SpawnRewriter>(Ctx);
     if (S)
       Rewriter->setSema(*S);
+    // A function the front end makes goes to every consumer, CodeGen's
+    // included, as a top-level declaration (this one has walked it).
+    Rewriter->EmitDecl = [this](Decl *D) {
+      if (CI.hasASTConsumer())
+        CI.getASTConsumer().HandleTopLevelDecl(DeclGroupRef(D));
+    };
   }
 
   /// Parallel loops are rebuilt with Sema (ParallelForRewriter.cpp), and
@@ -158,6 +164,7 @@ public:
   }
 
 private:
+  CompilerInstance &CI;
   std::unique_ptr<SpawnRewriter> Rewriter;
   Sema *S = nullptr;
 };
@@ -189,7 +196,7 @@ protected:
     // iteration. Clang emits them at -O0 only for this option, which
     // does nothing else unless AddressSanitizer is on.
     CodeGen.SanitizeAddressUseAfterScope = true;
-    return std::make_unique<WeftConsumer>(CI.getDiagnostics());
+    return std::make_unique<WeftConsumer>(CI, CI.getDiagnostics());
   }
 
   bool ParseArgs(const CompilerInstance &CI,

@@ -30,8 +30,6 @@ __attribute__((vector)) float twice(float x) { return 2 * x; }
 long f(long);
 
 void statements(long n) {
-  long x = 0;
-  cilk_spawn { x = f(n); } // expected-error {{a spawn must be followed by a function call}}
   cilk_spawn; // expected-error {{a spawn must be followed by a function call}}
   cilk_scope; // expected-error {{a scope must be followed by a block ('cilk_scope { ... }')}}
 }

@@ -243,7 +243,7 @@ void SpawnRewriter::matchDeclaration(DeclStmt *DS, BodyWalk &Walk) {
   // `#pragma weft spawn` on the line before a declaration targets its
   // first token, and marks the one variable it declares.
   Mark *M = Marks.find(MarkKind::Spawn, DS->getBeginLoc());
-  if (!M)
+  if (!M || SuppressedMarks.count(M))
     return;
   M->Matched = true;
   if (auto *VD = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
@@ -264,7 +264,7 @@ void SpawnRewriter::matchExpression(Expr *E, BodyWalk &Walk) {
   // Pre-order: the outermost expression that begins at a target is the
   // one the mark applies to; the call inside it is found from there.
   Mark *M = Marks.find(MarkKind::Spawn, E->getBeginLoc());
-  if (M && Walk.Handled.insert(M).second) {
+  if (M && !SuppressedMarks.count(M) && Walk.Handled.insert(M).second) {
     M->Matched = true;
     handleSpawnExpr(E, *M, Walk);
   }
@@ -323,6 +323,8 @@ void SpawnRewriter::walkChildren(Stmt *S, BodyWalk &Walk) {
 /// result's stores, the temporaries' destructors) is the child's part.
 bool SpawnRewriter::walkStatement(Stmt *&S, BodyWalk &Walk) {
   unsigned SpawnsBefore = Walk.Spawns;
+  if (outlineSpawnedStatement(S, Walk)) // SpawnStatements.cpp
+    return false;
   walk(S, Walk);
   return S && Walk.Spawns != SpawnsBefore && !Walk.Dependent &&
          (isa<Expr>(S) || isa<DeclStmt>(S));

@@ -48,6 +48,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -65,6 +66,10 @@ public:
 
   /// Sema builds the parallel loops' expressions (ParallelForRewriter.cpp).
   void setSema(clang::Sema &S) { SemaRef = &S; }
+
+  /// Hands a function the front end made to CodeGen (a spawned
+  /// statement's, SpawnStatements.cpp).
+  std::function<void(clang::Decl *)> EmitDecl;
 
   /// Rewrites the marks inside every function body in \p D (a top-level
   /// declaration, a class, a namespace, or a template instantiation).
@@ -274,6 +279,14 @@ private:
   /// constructor would register it, the error.
   void noteReducerMember(const clang::FieldDecl *F);
 
+  // SpawnStatements.cpp
+  bool isSpawnedStatement(const clang::Stmt *S) const;
+  bool outlineSpawnedStatement(clang::Stmt *&S, BodyWalk &Walk);
+  bool sharesPatternNode(const clang::Stmt *S, const BodyWalk &Walk) const;
+  clang::TypeSourceInfo *parameterTypeInfo(clang::ValueDecl *D,
+                                           clang::QualType T,
+                                           clang::SourceLocation Loc);
+
   // ReducerMembers.cpp
   bool isReducerMember(const clang::FieldDecl *F) const;
   /// The reducer member \p ME names, or null.
@@ -373,6 +386,10 @@ private:
   // A reducer or a reducer pointer was declared: the guard has work.
   bool SawReducer = false;
   bool SawReducerMember = false; // finishReducerMembers has work
+  unsigned SpawnedStatements = 0; // functions made of spawned statements
+  // The marks the walk must not take as spawns: a statement's own, while
+  // the function made of it is walked.
+  llvm::SmallPtrSet<const Mark *, 4> SuppressedMarks;
   // Whether making a class runs code of a class with reducer members
   // (containsReducerMembers).
   llvm::DenseMap<const clang::CXXRecordDecl *, bool> ClassesWithReducers;

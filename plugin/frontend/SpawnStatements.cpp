@@ -1,0 +1,390 @@
+//===- SpawnStatements.cpp - Spawning a statement that is not a call ------===//
+//
+// OpenCilk spawns any statement: the statement is the child, and the rest
+// of the function up to the sync is the continuation. Weft's lowering
+// spawns calls, so the front end moves such a statement into a function of
+// its own and spawns a call to it. Each local variable (or structured
+// binding) of the enclosing function that the statement names is passed
+// by address, and `this` by value, so the child reads and writes the
+// parent's variables themselves, as OpenCilk's child does:
+//
+//   cilk_spawn { a[i] = f(i); n++; }        cilk_spawn __weft_spawned_0(&a, &i, &n);
+//   cilk_spawn x[0]++;              ==>     cilk_spawn __weft_spawned_1(&x);
+//
+//   static void __weft_spawned_0(int (*a)[8], int *i, long *n) {
+//     (*a)[(*i)] = f((*i)); (*n)++;
+//   }
+//
+// The function is static and defined at file scope; the statement's own
+// declarations are its locals (so a spawn of it in a loop gets fresh ones
+// each time), its spawns sync at its end, and an exception from it leaves
+// the spawned call like any child's. CodeGen is handed the function when
+// it is made (the plugin's consumer passes it on, SpawnRewriter's
+// EmitDecl), and emits it where the spawn uses it.
+//
+// What cannot move into a function of its own is an error at the spawn: a
+// return, a goto, a label, a break or continue that leaves the statement,
+// a static or thread-local variable declared in it, a block (a lambda in
+// it captures from the parameters), a variable-length array or a
+// bit-field binding named in it, and a coroutine's await or return.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/SpawnRewriter.h"
+#include "frontend/StripImplicit.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace clang;
+
+namespace weft {
+namespace {
+
+/// What the statement needs from its function, and what keeps it there.
+struct Outline {
+  // The variables named, in order of first use, with that use.
+  llvm::MapVector<ValueDecl *, const DeclRefExpr *> Captured;
+  // Those the statement uses other than by reading their value (writes,
+  // addresses, references, arrays): passed by address.
+  llvm::SmallPtrSet<const ValueDecl *, 8> Shared;
+  llvm::SmallPtrSet<const DeclRefExpr *, 8> Reads; // uses that only read
+  llvm::SmallPtrSet<const Decl *, 8> Inner; // declared in the statement
+  QualType ThisType;                     // null: `this` is not used
+  std::string Problem;                   // why it cannot move, if it cannot
+};
+
+/// Whether \p D is a variable or binding of the function being walked,
+/// declared outside the statement.
+bool isEnclosingLocal(const ValueDecl *D, const Outline &O) {
+  if (O.Inner.count(D))
+    return false;
+  if (const auto *Var = dyn_cast<VarDecl>(D))
+    return Var->hasLocalStorage();
+  return isa<BindingDecl>(D) && D->getDeclContext()->isFunctionOrMethod();
+}
+
+/// Collects what \p S uses, and notes the first construct that cannot
+/// move into a function; \p Loops counts loops and switches inside \p S.
+void survey(const Stmt *S, Outline &O, unsigned Loops) {
+  if (!S || !O.Problem.empty())
+    return;
+  if (isa<ReturnStmt, CoreturnStmt>(S))
+    O.Problem = "return";
+  else if (isa<GotoStmt, IndirectGotoStmt, LabelStmt>(S))
+    O.Problem = "goto or label";
+  else if (isa<CoawaitExpr, CoyieldExpr, DependentCoawaitExpr>(S))
+    O.Problem = "co_await or co_yield";
+  else if (isa<BreakStmt, ContinueStmt>(S) && Loops == 0)
+    O.Problem = "break or continue that leaves it";
+  if (!O.Problem.empty())
+    return;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls()) {
+      O.Inner.insert(D);
+      if (const auto *Decomp = dyn_cast<DecompositionDecl>(D))
+        for (const BindingDecl *B : Decomp->bindings())
+          O.Inner.insert(B);
+      if (const auto *Var = dyn_cast<VarDecl>(D);
+          Var && (Var->isStaticLocal() || Var->getTLSKind()))
+        O.Problem = "static or thread_local variable";
+    }
+  if (const auto *Catch = dyn_cast<CXXCatchStmt>(S))
+    if (const VarDecl *Var = Catch->getExceptionDecl())
+      O.Inner.insert(Var);
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(S)) {
+    // Its hidden variables are declared in it.
+    for (const Stmt *Hidden : {Range->getRangeStmt(), Range->getBeginStmt(),
+                               Range->getEndStmt(), Range->getLoopVarStmt()})
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(Hidden))
+        for (const Decl *D : DS->decls())
+          O.Inner.insert(D);
+  }
+  if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+    // Its captures are initialised here, from the variables (and `this`)
+    // the statement is given; its body is a function of its own.
+    for (const Expr *Init : Lambda->capture_inits())
+      survey(Init, O, Loops);
+    return;
+  }
+  if (isa<BlockExpr>(S))
+    O.Problem = "block";
+  if (const auto *This = dyn_cast<CXXThisExpr>(S))
+    O.ThisType = This->getType();
+  if (const auto *Read = dyn_cast<ImplicitCastExpr>(S);
+      Read && Read->getCastKind() == CK_LValueToRValue)
+    if (const auto *Ref =
+            dyn_cast<DeclRefExpr>(Read->getSubExpr()->IgnoreParens()))
+      O.Reads.insert(Ref);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    auto *D = const_cast<ValueDecl *>(Ref->getDecl());
+    if (!O.Reads.count(Ref))
+      O.Shared.insert(D);
+    if (isEnclosingLocal(D, O)) {
+      if (D->getType()->isVariablyModifiedType())
+        O.Problem = "variable-length array";
+      else if (const auto *B = dyn_cast<BindingDecl>(D);
+               B && B->getBinding() && B->getBinding()->refersToBitField())
+        O.Problem = "bit-field binding";
+      else
+        O.Captured.insert({D, Ref});
+    }
+  }
+  unsigned Inside = Loops + isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt,
+                                SwitchStmt>(S);
+  for (const Stmt *Child : S->children())
+    survey(Child, O, Inside);
+}
+
+/// Whether \p D is passed by value: a scalar the statement only reads.
+/// The child then sees the value it had at the spawn, as the serial
+/// elision does, even if the continuation goes on to change it (the loop
+/// variable of a loop that spawns statements); a variable it writes or
+/// takes the address of is the parent's own.
+bool byValue(const ValueDecl *D, const DeclRefExpr *Use, const Outline &O) {
+  QualType T = Use->getType();
+  return !O.Shared.count(D) && T->isScalarType() && !T.isVolatileQualified();
+}
+
+} // namespace
+
+/// Whether \p S, marked as spawned at its start, is a statement the spawn
+/// machinery cannot spawn as it is: anything but a call (or an assignment
+/// of one) and a declaration initialised by one.
+bool SpawnRewriter::isSpawnedStatement(const Stmt *S) const {
+  if (isa<DeclStmt, NullStmt>(S))
+    return false;
+  const auto *E = dyn_cast<Expr>(S);
+  if (!E)
+    return true;
+  const Expr *Inner = stripImplicit(E);
+  if (const auto *Assign = dyn_cast<BinaryOperator>(Inner);
+      Assign && Assign->getOpcode() == BO_Assign)
+    Inner = stripImplicit(Assign->getRHS());
+  if (const auto *Assign = dyn_cast<CXXOperatorCallExpr>(Inner);
+      Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2)
+    Inner = stripImplicit(Assign->getArg(1));
+  return !isa<CallExpr>(Inner);
+}
+
+/// `(*P)`, the lvalue that a pointer parameter \p P points to.
+static Expr *pointee(ASTContext &Ctx, ParmVarDecl *P, SourceLocation Loc) {
+  auto *Ref = DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(),
+                                  SourceLocation(), P, false, Loc,
+                                  P->getType(), VK_LValue);
+  auto *Load = ImplicitCastExpr::Create(Ctx, P->getType(), CK_LValueToRValue,
+                                        Ref, nullptr, VK_PRValue,
+                                        FPOptionsOverride());
+  QualType T = P->getType()->getPointeeType();
+  auto *Deref = UnaryOperator::Create(Ctx, Load, UO_Deref, T, VK_LValue,
+                                      OK_Ordinary, Loc, false,
+                                      FPOptionsOverride());
+  return new (Ctx) ParenExpr(Loc, Loc, Deref);
+}
+
+/// A captured variable's parameter, and whether it holds the value or
+/// the address.
+struct Passed {
+  ParmVarDecl *Param = nullptr;
+  bool ByValue = false;
+};
+
+/// Replaces, in \p S, each use of a captured variable with its parameter
+/// (passed by value) or its parameter's pointee (by address), and `this`
+/// with its parameter.
+static void redirect(ASTContext &Ctx, Stmt *&S,
+                     const llvm::DenseMap<const ValueDecl *, Passed> &To,
+                     ParmVarDecl *This) {
+  if (!S)
+    return;
+  if (auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    Passed P = To.lookup(Ref->getDecl());
+    if (P.Param && P.ByValue)
+      S = DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
+                              P.Param, false, Ref->getLocation(),
+                              P.Param->getType(), VK_LValue);
+    else if (P.Param)
+      S = pointee(Ctx, P.Param, Ref->getLocation());
+    return;
+  }
+  if (auto *ThisExpr = dyn_cast<CXXThisExpr>(S); ThisExpr && This) {
+    auto *Ref = DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(),
+                                    SourceLocation(), This, false,
+                                    ThisExpr->getLocation(), This->getType(),
+                                    VK_LValue);
+    S = ImplicitCastExpr::Create(Ctx, This->getType(), CK_LValueToRValue, Ref,
+                                 nullptr, VK_PRValue, FPOptionsOverride());
+    return;
+  }
+  if (isa<LambdaExpr>(S)) {
+    // Only its captures' initialisers are evaluated here.
+    for (Expr *&Init : cast<LambdaExpr>(S)->capture_inits()) {
+      Stmt *Slot = Init;
+      redirect(Ctx, Slot, To, This);
+      Init = cast_or_null<Expr>(Slot);
+    }
+    return;
+  }
+  for (Stmt *&Child : S->children())
+    redirect(Ctx, Child, To, This);
+}
+
+bool SpawnRewriter::outlineSpawnedStatement(Stmt *&S, BodyWalk &Walk) {
+  if (!S)
+    return false;
+  Mark *M = Marks.find(MarkKind::Spawn, S->getBeginLoc());
+  // The mark stays where the statement began: in the new function, the
+  // statement is no longer the one spawned.
+  if (!M || Walk.Handled.count(M) || SuppressedMarks.count(M) ||
+      !isSpawnedStatement(S))
+    return false;
+  if (Walk.Dependent) {
+    // A template's pattern spawns here; each instantiation moves its own.
+    Walk.Handled.insert(M);
+    M->Matched = true;
+    if (!Walk.Spawns++)
+      Walk.FirstSpawn = M->Written;
+    return false;
+  }
+  Outline O;
+  survey(S, O, 0);
+  // A reducer is the parent's, by address, and keeps its annotation.
+  for (auto &[D, Use] : O.Captured)
+    if (isReducerType(Use->getType()) || isReducerReference(D->getType()))
+      O.Shared.insert(D);
+  if (!O.Problem.empty()) {
+    Walk.Handled.insert(M);
+    M->Matched = true;
+    if (!Walk.Spawns++)
+      Walk.FirstSpawn = M->Written;
+    error(M->Written, "a spawned statement cannot contain a " + O.Problem +
+                          ": it runs as a function of its own; spawn a call, "
+                          "or move that out of the statement");
+    return true;
+  }
+  if (Walk.Shared && sharesPatternNode(S, Walk)) {
+    Walk.Handled.insert(M);
+    M->Matched = true;
+    error(M->Written, "this spawned statement is shared with its template's "
+                      "pattern; spawn a call instead");
+    return true;
+  }
+  SourceLocation Loc = S->getBeginLoc();
+
+  // The function: one pointer parameter per captured variable, then this.
+  SmallVector<QualType, 8> ParamTypes;
+  SmallVector<TypeSourceInfo *, 8> ParamTypeInfos;
+  for (auto &[D, Use] : O.Captured) {
+    ParamTypes.push_back(byValue(D, Use, O)
+                             ? Use->getType().getUnqualifiedType()
+                             : Ctx.getPointerType(Use->getType()));
+    ParamTypeInfos.push_back(parameterTypeInfo(D, ParamTypes.back(), Loc));
+  }
+  if (!O.ThisType.isNull())
+    ParamTypes.push_back(O.ThisType);
+  FunctionProtoType::ExtProtoInfo EPI;
+  QualType FnType = Ctx.getFunctionType(Ctx.VoidTy, ParamTypes, EPI);
+  std::string Name = "__weft_spawned_" + std::to_string(SpawnedStatements++);
+  auto *Fn = FunctionDecl::Create(
+      Ctx, Ctx.getTranslationUnitDecl(), Loc, Loc,
+      DeclarationName(&Ctx.Idents.get(Name)), FnType,
+      Ctx.getTrivialTypeSourceInfo(FnType, Loc), SC_Static);
+  Fn->setImplicit(true);
+  SmallVector<ParmVarDecl *, 8> Params;
+  llvm::DenseMap<const ValueDecl *, Passed> ParamOf;
+  for (unsigned I = 0; I < ParamTypes.size(); ++I) {
+    bool IsThis = I == O.Captured.size();
+    ValueDecl *Var = IsThis ? nullptr : (O.Captured.begin() + I)->first;
+    IdentifierInfo *Id = &Ctx.Idents.get(IsThis ? "__this" : Var->getName());
+    TypeSourceInfo *TSI = IsThis ? Ctx.getTrivialTypeSourceInfo(ParamTypes[I])
+                                 : ParamTypeInfos[I];
+    auto *P = ParmVarDecl::Create(Ctx, Fn, Loc, Loc, Id, ParamTypes[I], TSI,
+                                  SC_None, nullptr);
+    P->setScopeInfo(0, I);
+    Params.push_back(P);
+    if (!IsThis)
+      ParamOf[Var] = {P, byValue(Var, O.Captured.lookup(Var), O)};
+  }
+  Fn->setParams(Params);
+  Ctx.getTranslationUnitDecl()->addDecl(Fn); // the reducer guard's walk too
+
+  // Its body: the statement, reading the parent's variables through the
+  // parameters; declarations in it become the function's.
+  for (const Decl *D : O.Inner)
+    if (isa<VarDecl>(D) && D->getDeclContext() == Walk.Function)
+      const_cast<Decl *>(D)->setDeclContext(Fn);
+  redirect(Ctx, S, ParamOf, O.ThisType.isNull() ? nullptr : Params.back());
+  Stmt *Body = isa<CompoundStmt>(S)
+                   ? S
+                   : CompoundStmt::Create(Ctx, {S}, FPOptionsOverride(), Loc,
+                                          S->getEndLoc());
+  Fn->setBody(Body);
+  // Its own spawns, syncs and reducer uses; the statement's mark, which
+  // is still at its start, is the parent's.
+  SuppressedMarks.insert(M);
+  rewriteBody(Fn);
+  SuppressedMarks.erase(M);
+  if (EmitDecl)
+    EmitDecl(Fn);
+
+  // The spawn: a call with the variables' addresses, marked where the
+  // statement began, which the walk then spawns as any call.
+  SmallVector<Expr *, 8> Args;
+  for (auto &[D, Use] : O.Captured) {
+    auto *Ref = DeclRefExpr::Create(
+        Ctx, NestedNameSpecifierLoc(), SourceLocation(), D,
+        Use->refersToEnclosingVariableOrCapture(), Loc, Use->getType(),
+        VK_LValue);
+    if (byValue(D, Use, O))
+      Args.push_back(ImplicitCastExpr::Create(
+          Ctx, Use->getType().getUnqualifiedType(), CK_LValueToRValue, Ref,
+          nullptr, VK_PRValue, FPOptionsOverride()));
+    else
+      Args.push_back(addressOf(Ref));
+  }
+  if (!O.ThisType.isNull())
+    Args.push_back(CXXThisExpr::Create(Ctx, Loc, O.ThisType, /*IsImplicit=*/true));
+  S = CallExpr::Create(Ctx, functionPointer(Fn, Loc), Args, Ctx.VoidTy,
+                       VK_PRValue, Loc, FPOptionsOverride());
+  return false; // walked on as the call
+}
+
+/// The type of the parameter that passes \p D, as written. A reducer's
+/// pointer is written `T cilk_reducer(I, R) *`, with the annotation of
+/// D's own declaration (a reference's referent), so that the function's
+/// uses of it are lookups of the parent's reducer (ReducerUses.cpp).
+TypeSourceInfo *SpawnRewriter::parameterTypeInfo(ValueDecl *D, QualType T,
+                                                 SourceLocation Loc) {
+  const auto *Var = dyn_cast<VarDecl>(D);
+  const TypeSourceInfo *Declared = Var ? Var->getTypeSourceInfo() : nullptr;
+  if (!Declared || !T->isPointerType() ||
+      !(isReducerType(T->getPointeeType()) ||
+        isReducerReference(Var->getType())))
+    return Ctx.getTrivialTypeSourceInfo(T, Loc);
+  TypeLoc Written = Declared->getTypeLoc();
+  if (auto Ref = Written.getAs<ReferenceTypeLoc>())
+    Written = Ref.getPointeeLoc();
+  QualType Pointer = Ctx.getPointerType(Written.getType());
+  TypeSourceInfo *TSI = Ctx.CreateTypeSourceInfo(Pointer);
+  auto PTL = TSI->getTypeLoc().castAs<PointerTypeLoc>();
+  PTL.setStarLoc(Loc);
+  PTL.getPointeeLoc().initializeFullCopy(Written);
+  return TSI;
+}
+
+/// Whether a node of \p S is also its template pattern's.
+bool SpawnRewriter::sharesPatternNode(const Stmt *S, const BodyWalk &Walk) const {
+  if (!S)
+    return false;
+  if (Walk.Shared->count(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (sharesPatternNode(Child, Walk))
+      return true;
+  return false;
+}
+
+} // namespace weft
