@@ -9,11 +9,6 @@ struct S {
   long m(long);
 };
 
-long not_a_call(long n) {
-  long x = cilk_spawn n + 1; // expected-error {{a spawn must be followed by a function call}}
-  cilk_sync;
-  return x;
-}
 
 std::string name(long);
 
@@ -40,12 +35,6 @@ long assigned_class(long n, Named &o, std::string (Named::*pm)(long)) {
   return (long)s.size() + k;
 }
 
-long builtin(long n) {
-  long x = cilk_spawn __builtin_labs(n); // expected-error {{a compiler builtin cannot be spawned: spawn a function that calls it}}
-  cilk_sync;
-  return x;
-}
-
 long spawn_into_reference(long n) {
   [[weft::spawn]] const long &r = f(n); // expected-error {{a spawned call cannot initialise a reference}}
   cilk_sync;
@@ -68,19 +57,23 @@ void scope_attribute_on_statement(long n) {
 long global = cilk_spawn f(1); // expected-error {{a spawn must be followed by a function call inside a function body}}
 
 // A template's misuse is reported once, however many instantiations; a
-// generic lambda's too.
-template <typename T> T in_template(T n) {
-  T x = cilk_spawn n + 1; // expected-error {{a spawn must be followed by a function call}}
+// generic lambda's too. (A value that is no call's is spawned if it is a
+// scalar or a vector, opencilk/spawn_builtins.c; a class's is not.)
+struct Box {
+  long v;
+};
+template <typename T> Box in_template(T n) {
+  Box x = cilk_spawn Box{(long)n}; // expected-error {{a spawn must be followed by a function call}}
   cilk_sync;
   return x;
 }
 long instantiate(long n) {
   auto generic = [](auto v) {
-    auto x = cilk_spawn v * 2; // expected-error {{a spawn must be followed by a function call}}
+    Box x = cilk_spawn Box{(long)v}; // expected-error {{a spawn must be followed by a function call}}
     cilk_sync;
-    return x;
+    return x.v;
   };
-  return in_template(n) + in_template((int)n) + generic(n) + generic(1.5);
+  return in_template(n).v + in_template((int)n).v + generic(n) + generic(1.5);
 }
 
 long directive_two_variables(long n) {
@@ -91,11 +84,11 @@ long directive_two_variables(long n) {
 }
 
 // A misused keyword inside a macro is reported at the macro's use.
-#define SPAWN_SUM(n) cilk_spawn n + 1
+#define SPAWN_BOX(n) cilk_spawn Box{n}
 long in_macro(long n) {
-  long x = SPAWN_SUM(n); // expected-error {{a spawn must be followed by a function call, or be an assignment of a call}}
+  Box x = SPAWN_BOX(n); // expected-error {{a spawn must be followed by a function call, or be an assignment of a call}}
   cilk_sync;
-  return x;
+  return x.v;
 }
 
 #pragma weft fork // expected-error {{expected 'spawn', 'sync', 'scope' or 'for' after '#pragma weft'}}

@@ -3,7 +3,7 @@
  * statements, strdup and labs with their results stored, in C and in C++,
  * at -O0 and -O2, against the serial elision with and without forced
  * steals; each really is a spawn (130 counted at one worker). A builtin of
- * the compiler's own is still an error (diag/misuse.cpp).
+ * the compiler's own runs in a function of its own (spawn_builtins.c).
  * RUN: %clang -O2 %s -o %t.serial
  * RUN: %weftcc -O2 %s -o %t
  * RUN: %run-check %t %t.serial

@@ -5,7 +5,8 @@
 // cilk_for over a reducer, and an expression statement updating the
 // reducer, both the parent's reducer; an assignment that is not a call's;
 // a structured binding read by a spawned statement; a block in a function
-// template, per instantiation. Against the serial elision at 1, 2 and 4
+// template, per instantiation, and a spawned value that is not a call's
+// (`T x = cilk_spawn n + 1;`) in a function template. Against the serial elision at 1, 2 and 4
 // workers, with and without forced steals, at -O2 and -O0.
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t
@@ -14,6 +15,7 @@
 // RUN: %run-check %t.o0 %t.serial
 // RUN: %t | FileCheck %s
 // CHECK: 4116 ab0! ab3! 1 499506 48 2.5
+// CHECK-NEXT: 42 1.50
 #include <cilk/cilk.h>
 #include <cstdio>
 #include <stdexcept>
@@ -29,6 +31,11 @@ struct Acc {
     cilk_sync;
   }
 };
+template <class T> T plus_one(T n) {
+  T x = cilk_spawn n + 1; // a value, not a call, per instantiation
+  cilk_sync;
+  return x;
+}
 template <class T> T twice(T v) {
   T r{};
   cilk_spawn { r = v + v; }
@@ -68,4 +75,5 @@ int main() {
   cilk_spawn z = x * y + twice(21);
   cilk_sync;
   printf("%ld %s %s %d %ld %d %.1f\n", s, words[0].c_str(), words[3].c_str(), caught, (long)sum, z, twice(1.25));
+  printf("%ld %.2f\n", plus_one(41L), plus_one(0.5));
 }

@@ -36,7 +36,7 @@ Mark *SpawnRewriter::returnedSpawn(const ReturnStmt *Return,
   if (!Value || Walk.Dependent)
     return nullptr;
   const Expr *Call = stripImplicit(Value);
-  Mark *M = Marks.find(MarkKind::Spawn, Call->getBeginLoc());
+  Mark *M = spawnMark(Call->getBeginLoc());
   if (!M || Walk.Handled.count(M) || !isa<CallExpr>(Call))
     return nullptr;
   return M;

@@ -203,8 +203,8 @@ void SpawnRewriter::walkByKind(Stmt *&S, BodyWalk &Walk) {
     return walkNested(S, Walk.SwitchDepth, Walk);
   if (auto *DS = dyn_cast<DeclStmt>(S))
     matchDeclaration(DS, Walk);
-  else if (auto *E = dyn_cast<Expr>(S))
-    matchExpression(E, Walk);
+  else if (isa<Expr>(S))
+    matchExpression(S, Walk);
   if (isa<CompoundStmt>(S))
     return walkBlock(S, Walk);
   walkChildren(S, Walk);
@@ -236,14 +236,14 @@ void SpawnRewriter::matchDeclaration(DeclStmt *DS, BodyWalk &Walk) {
       Walk.VariableInits[stripImplicit(VD->getInit())] = VD;
   for (Decl *D : DS->decls())
     if (auto *VD = dyn_cast<VarDecl>(D))
-      if (Mark *M = Marks.find(MarkKind::Spawn, VD->getLocation())) {
+      if (Mark *M = spawnMark(VD->getLocation())) {
         M->Matched = true;
         handleSpawnDecl(VD, *M, Walk);
       }
   // `#pragma weft spawn` on the line before a declaration targets its
   // first token, and marks the one variable it declares.
-  Mark *M = Marks.find(MarkKind::Spawn, DS->getBeginLoc());
-  if (!M || SuppressedMarks.count(M))
+  Mark *M = spawnMark(DS->getBeginLoc());
+  if (!M)
     return;
   M->Matched = true;
   if (auto *VD = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
@@ -257,17 +257,22 @@ void SpawnRewriter::matchDeclaration(DeclStmt *DS, BodyWalk &Walk) {
 }
 
 /// Notes the value an assignment stores; handles a spawn marked at \p E.
-void SpawnRewriter::matchExpression(Expr *E, BodyWalk &Walk) {
+void SpawnRewriter::matchExpression(Stmt *&S, BodyWalk &Walk) {
+  auto *E = cast<Expr>(S);
   if (auto *Assign = dyn_cast<BinaryOperator>(E);
       Assign && Assign->getOpcode() == BO_Assign)
     Walk.AssignedValues[stripImplicit(Assign->getRHS())] = Assign->getLHS();
   // Pre-order: the outermost expression that begins at a target is the
   // one the mark applies to; the call inside it is found from there.
-  Mark *M = Marks.find(MarkKind::Spawn, E->getBeginLoc());
-  if (M && !SuppressedMarks.count(M) && Walk.Handled.insert(M).second) {
-    M->Matched = true;
-    handleSpawnExpr(E, *M, Walk);
-  }
+  Mark *M = spawnMark(E->getBeginLoc());
+  if (!M || Walk.Handled.count(M))
+    return;
+  // A value that is no call's becomes one (SpawnStatements.cpp).
+  if (outlineSpawnedExpression(S, *M, Walk))
+    return;
+  Walk.Handled.insert(M);
+  M->Matched = true;
+  handleSpawnExpr(cast<Expr>(S), *M, Walk);
 }
 
 namespace {
@@ -419,6 +424,13 @@ void SpawnRewriter::handleSpawnDecl(VarDecl *VD, const Mark &M,
     error(M.Written, "a spawned call cannot initialise a reference: the "
                      "referenced result may not exist before the sync");
     return;
+  }
+  // A value that is no call's becomes one (SpawnStatements.cpp).
+  if (VD->getInit() && !Walk.Dependent) {
+    Stmt *&Slot = *VD->getInitAddress();
+    Walk.VariableInits[stripImplicit(VD->getInit())] = VD;
+    if (outlineSpawnedExpression(Slot, const_cast<Mark &>(M), Walk))
+      return;
   }
   const Expr *Init = VD->getInit() ? stripImplicit(VD->getInit()) : nullptr;
   if (const auto *CE = dyn_cast_or_null<CallExpr>(Init)) {

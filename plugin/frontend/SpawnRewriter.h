@@ -160,7 +160,7 @@ private:
   void walkNested(clang::Stmt *S, unsigned &Depth, BodyWalk &Walk);
   void walkBlock(clang::Stmt *&S, BodyWalk &Walk);
   void matchDeclaration(clang::DeclStmt *DS, BodyWalk &Walk);
-  void matchExpression(clang::Expr *E, BodyWalk &Walk);
+  void matchExpression(clang::Stmt *&S, BodyWalk &Walk);
   void walkChildren(clang::Stmt *S, BodyWalk &Walk);
   void walkScope(clang::Stmt *&S, BodyWalk &Walk);
   static void moveSlots(const clang::CompoundStmt *From,
@@ -279,10 +279,19 @@ private:
   /// constructor would register it, the error.
   void noteReducerMember(const clang::FieldDecl *F);
 
+  /// The spawn mark targeting \p Loc, unless it is suppressed.
+  Mark *spawnMark(clang::SourceLocation Loc) {
+    Mark *M = Marks.find(MarkKind::Spawn, Loc);
+    return M && !SuppressedMarks.count(M) ? M : nullptr;
+  }
+
   // SpawnStatements.cpp
   bool isSpawnedStatement(const clang::Stmt *S) const;
   bool outlineSpawnedStatement(clang::Stmt *&S, BodyWalk &Walk);
-  bool sharesPatternNode(const clang::Stmt *S, const BodyWalk &Walk) const;
+  bool outlineSpawnedExpression(clang::Stmt *&S, Mark &M, BodyWalk &Walk);
+  bool isCompilerBuiltinCall(const clang::CallExpr *CE) const;
+  clang::Expr *outline(clang::Stmt *&S, Mark &M, clang::QualType Result,
+                       BodyWalk &Walk);
   clang::TypeSourceInfo *parameterTypeInfo(clang::ValueDecl *D,
                                            clang::QualType T,
                                            clang::SourceLocation Loc);

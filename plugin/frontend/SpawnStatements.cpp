@@ -52,6 +52,7 @@ struct Outline {
   // addresses, references, arrays): passed by address.
   llvm::SmallPtrSet<const ValueDecl *, 8> Shared;
   llvm::SmallPtrSet<const DeclRefExpr *, 8> Reads; // uses that only read
+  SmallVector<const Stmt *, 8> Replaced; // the uses and `this` to replace
   llvm::SmallPtrSet<const Decl *, 8> Inner; // declared in the statement
   QualType ThisType;                     // null: `this` is not used
   std::string Problem;                   // why it cannot move, if it cannot
@@ -112,8 +113,10 @@ void survey(const Stmt *S, Outline &O, unsigned Loops) {
   }
   if (isa<BlockExpr>(S))
     O.Problem = "block";
-  if (const auto *This = dyn_cast<CXXThisExpr>(S))
+  if (const auto *This = dyn_cast<CXXThisExpr>(S)) {
     O.ThisType = This->getType();
+    O.Replaced.push_back(This);
+  }
   if (const auto *Read = dyn_cast<ImplicitCastExpr>(S);
       Read && Read->getCastKind() == CK_LValueToRValue)
     if (const auto *Ref =
@@ -129,8 +132,10 @@ void survey(const Stmt *S, Outline &O, unsigned Loops) {
       else if (const auto *B = dyn_cast<BindingDecl>(D);
                B && B->getBinding() && B->getBinding()->refersToBitField())
         O.Problem = "bit-field binding";
-      else
+      else {
         O.Captured.insert({D, Ref});
+        O.Replaced.push_back(Ref);
+      }
     }
   }
   unsigned Inside = Loops + isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt,
@@ -146,7 +151,8 @@ void survey(const Stmt *S, Outline &O, unsigned Loops) {
 /// takes the address of is the parent's own.
 bool byValue(const ValueDecl *D, const DeclRefExpr *Use, const Outline &O) {
   QualType T = Use->getType();
-  return !O.Shared.count(D) && T->isScalarType() && !T.isVolatileQualified();
+  return !O.Shared.count(D) && (T->isScalarType() || T->isVectorType()) &&
+         !T.isVolatileQualified();
 }
 
 } // namespace
@@ -167,7 +173,8 @@ bool SpawnRewriter::isSpawnedStatement(const Stmt *S) const {
   if (const auto *Assign = dyn_cast<CXXOperatorCallExpr>(Inner);
       Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2)
     Inner = stripImplicit(Assign->getArg(1));
-  return !isa<CallExpr>(Inner);
+  const auto *CE = dyn_cast<CallExpr>(Inner);
+  return !CE || isCompilerBuiltinCall(CE);
 }
 
 /// `(*P)`, the lvalue that a pointer parameter \p P points to.
@@ -235,11 +242,10 @@ static void redirect(ASTContext &Ctx, Stmt *&S,
 bool SpawnRewriter::outlineSpawnedStatement(Stmt *&S, BodyWalk &Walk) {
   if (!S)
     return false;
-  Mark *M = Marks.find(MarkKind::Spawn, S->getBeginLoc());
+  Mark *M = spawnMark(S->getBeginLoc());
   // The mark stays where the statement began: in the new function, the
   // statement is no longer the one spawned.
-  if (!M || Walk.Handled.count(M) || SuppressedMarks.count(M) ||
-      !isSpawnedStatement(S))
+  if (!M || Walk.Handled.count(M) || !isSpawnedStatement(S))
     return false;
   if (Walk.Dependent) {
     // A template's pattern spawns here; each instantiation moves its own.
@@ -249,32 +255,83 @@ bool SpawnRewriter::outlineSpawnedStatement(Stmt *&S, BodyWalk &Walk) {
       Walk.FirstSpawn = M->Written;
     return false;
   }
+  Expr *Call = outline(S, *M, Ctx.VoidTy, Walk);
+  if (!Call)
+    return true;
+  S = Call;
+  return false; // walked on as the call
+}
+
+/// Whether \p E, the value of a spawn that initialises a variable or is
+/// assigned, is moved into a function of its own: a scalar or vector
+/// value that is not a call (`x = cilk_spawn (T)f(a)`) or is a compiler
+/// builtin's (`__m128i v = cilk_spawn _mm_i32gather_epi32(p, i, 4)`).
+/// Its variables are passed as a spawned statement's are; its constants
+/// (a builtin's immediate operand) stay where they are.
+bool SpawnRewriter::outlineSpawnedExpression(Stmt *&S, Mark &M,
+                                             BodyWalk &Walk) {
+  auto *E = dyn_cast<Expr>(S);
+  if (!E || Walk.Dependent || !E->isPRValue() ||
+      !(E->getType()->isScalarType() || E->getType()->isVectorType()))
+    return false;
+  const Expr *Value = stripImplicit(E);
+  const VarDecl *Var = Walk.VariableInits.lookup(Value);
+  const Expr *Target = Walk.AssignedValues.lookup(Value);
+  const auto *CE = dyn_cast<CallExpr>(Value);
+  if (!(Var || Target) || (CE && !isCompilerBuiltinCall(CE)))
+    return false;
+  Expr *Call = outline(S, M, E->getType(), Walk);
+  if (!Call)
+    return true;
+  if (Var)
+    Walk.VariableInits[Call] = Var;
+  if (Target)
+    Walk.AssignedValues[Call] = Target;
+  S = Call;
+  return false;
+}
+
+/// Whether \p CE calls a compiler builtin that has no library function to
+/// call instead, which cannot be called through a pointer.
+bool SpawnRewriter::isCompilerBuiltinCall(const CallExpr *CE) const {
+  unsigned Builtin = CE->getBuiltinCallee();
+  return Builtin && !Ctx.BuiltinInfo.isPredefinedLibFunction(Builtin);
+}
+
+/// Moves \p S, spawned by \p M, into a new static function that returns
+/// \p Result (the value of \p S, an expression, unless void), and returns
+/// the call to it that takes its place; null after an error at the spawn.
+Expr *SpawnRewriter::outline(Stmt *&S, Mark &M, QualType Result,
+                             BodyWalk &Walk) {
   Outline O;
   survey(S, O, 0);
   // A reducer is the parent's, by address, and keeps its annotation.
   for (auto &[D, Use] : O.Captured)
     if (isReducerType(Use->getType()) || isReducerReference(D->getType()))
       O.Shared.insert(D);
-  if (!O.Problem.empty()) {
-    Walk.Handled.insert(M);
-    M->Matched = true;
+  auto Fail = [&](const std::string &Msg) -> Expr * {
+    Walk.Handled.insert(&M);
+    M.Matched = true;
     if (!Walk.Spawns++)
-      Walk.FirstSpawn = M->Written;
-    error(M->Written, "a spawned statement cannot contain a " + O.Problem +
-                          ": it runs as a function of its own; spawn a call, "
-                          "or move that out of the statement");
-    return true;
-  }
-  if (Walk.Shared && sharesPatternNode(S, Walk)) {
-    Walk.Handled.insert(M);
-    M->Matched = true;
-    error(M->Written, "this spawned statement is shared with its template's "
-                      "pattern; spawn a call instead");
-    return true;
-  }
+      Walk.FirstSpawn = M.Written;
+    error(M.Written, Msg);
+    return nullptr;
+  };
+  if (!O.Problem.empty())
+    return Fail("a spawned statement cannot contain a " + O.Problem +
+                ": it runs as a function of its own; spawn a call, or move "
+                "that out of the statement");
+  // In a template instantiation, the uses the function's parameters
+  // replace must be its own, not the pattern's (PatternSharing.cpp).
+  if (Walk.Shared)
+    for (const Stmt *Use : O.Replaced)
+      if (isShared(Use, Walk) && !ownPath(S, Use, Walk))
+        return Fail("internal error: this spawned statement cannot be moved "
+                    "in a template instantiation without changing the "
+                    "template");
   SourceLocation Loc = S->getBeginLoc();
 
-  // The function: one pointer parameter per captured variable, then this.
+  // The function: a parameter per captured variable, then this.
   SmallVector<QualType, 8> ParamTypes;
   SmallVector<TypeSourceInfo *, 8> ParamTypeInfos;
   for (auto &[D, Use] : O.Captured) {
@@ -286,7 +343,8 @@ bool SpawnRewriter::outlineSpawnedStatement(Stmt *&S, BodyWalk &Walk) {
   if (!O.ThisType.isNull())
     ParamTypes.push_back(O.ThisType);
   FunctionProtoType::ExtProtoInfo EPI;
-  QualType FnType = Ctx.getFunctionType(Ctx.VoidTy, ParamTypes, EPI);
+  QualType FnType = Ctx.getFunctionType(Result.getUnqualifiedType(),
+                                        ParamTypes, EPI);
   std::string Name = "__weft_spawned_" + std::to_string(SpawnedStatements++);
   auto *Fn = FunctionDecl::Create(
       Ctx, Ctx.getTranslationUnitDecl(), Loc, Loc,
@@ -311,26 +369,29 @@ bool SpawnRewriter::outlineSpawnedStatement(Stmt *&S, BodyWalk &Walk) {
   Fn->setParams(Params);
   Ctx.getTranslationUnitDecl()->addDecl(Fn); // the reducer guard's walk too
 
-  // Its body: the statement, reading the parent's variables through the
-  // parameters; declarations in it become the function's.
+  // Its body: the statement (or `return` the expression), reading the
+  // parent's variables through the parameters; declarations in it become
+  // the function's.
   for (const Decl *D : O.Inner)
     if (isa<VarDecl>(D) && D->getDeclContext() == Walk.Function)
       const_cast<Decl *>(D)->setDeclContext(Fn);
   redirect(Ctx, S, ParamOf, O.ThisType.isNull() ? nullptr : Params.back());
-  Stmt *Body = isa<CompoundStmt>(S)
-                   ? S
-                   : CompoundStmt::Create(Ctx, {S}, FPOptionsOverride(), Loc,
-                                          S->getEndLoc());
+  Stmt *Body = S;
+  if (!Result->isVoidType())
+    Body = ReturnStmt::Create(Ctx, Loc, cast<Expr>(S), nullptr);
+  if (!isa<CompoundStmt>(Body))
+    Body = CompoundStmt::Create(Ctx, {Body}, FPOptionsOverride(), Loc,
+                                S->getEndLoc());
   Fn->setBody(Body);
   // Its own spawns, syncs and reducer uses; the statement's mark, which
   // is still at its start, is the parent's.
-  SuppressedMarks.insert(M);
+  SuppressedMarks.insert(&M);
   rewriteBody(Fn);
-  SuppressedMarks.erase(M);
+  SuppressedMarks.erase(&M);
   if (EmitDecl)
     EmitDecl(Fn);
 
-  // The spawn: a call with the variables' addresses, marked where the
+  // The spawn: a call with the variables' values and addresses, where the
   // statement began, which the walk then spawns as any call.
   SmallVector<Expr *, 8> Args;
   for (auto &[D, Use] : O.Captured) {
@@ -347,9 +408,9 @@ bool SpawnRewriter::outlineSpawnedStatement(Stmt *&S, BodyWalk &Walk) {
   }
   if (!O.ThisType.isNull())
     Args.push_back(CXXThisExpr::Create(Ctx, Loc, O.ThisType, /*IsImplicit=*/true));
-  S = CallExpr::Create(Ctx, functionPointer(Fn, Loc), Args, Ctx.VoidTy,
-                       VK_PRValue, Loc, FPOptionsOverride());
-  return false; // walked on as the call
+  return CallExpr::Create(Ctx, functionPointer(Fn, Loc), Args,
+                          Result.getUnqualifiedType(), VK_PRValue, Loc,
+                          FPOptionsOverride());
 }
 
 /// The type of the parameter that passes \p D, as written. A reducer's
@@ -373,18 +434,6 @@ TypeSourceInfo *SpawnRewriter::parameterTypeInfo(ValueDecl *D, QualType T,
   PTL.setStarLoc(Loc);
   PTL.getPointeeLoc().initializeFullCopy(Written);
   return TSI;
-}
-
-/// Whether a node of \p S is also its template pattern's.
-bool SpawnRewriter::sharesPatternNode(const Stmt *S, const BodyWalk &Walk) const {
-  if (!S)
-    return false;
-  if (Walk.Shared->count(S))
-    return true;
-  for (const Stmt *Child : S->children())
-    if (sharesPatternNode(Child, Walk))
-      return true;
-  return false;
 }
 
 } // namespace weft

@@ -124,7 +124,7 @@ bool SpawnRewriter::headerSpawns(const Stmt *S) {
     return false;
   if (isa<LambdaExpr>(S))
     return false; // its own function
-  if (Marks.find(MarkKind::Spawn, S->getBeginLoc()))
+  if (spawnMark(S->getBeginLoc()))
     return true;
   for (const Stmt *Child : S->children())
     if (headerSpawns(Child))
