@@ -259,8 +259,10 @@ long exceptions() {
   try {
     cilk_for (const Tracked &t : v) {
       long x = cilk_spawn fib(t.v % 10);
-      if (t.v == 77)
+      if (t.v == 77) {
+        cilk_sync; // x is the child's until then
         throw Boom{x};
+      }
     }
   } catch (Boom &b) {
     caught += 1000 * b.at;
