@@ -6,8 +6,9 @@
 // and destructor, updated through a member function, made on the leftmost
 // strand, inside spawned strands (where its storage must be that strand's
 // view) and on the heap; a class whose constructors and destructor are the
-// implicit ones (non-trivial through std::vector), copied; and &obj.m
-// passed on as a reducer pointer. Against the serial elision at 1, 2 and 4
+// implicit ones (non-trivial through std::vector), copied; &obj.m
+// passed on as a reducer pointer; and a static data member that is a
+// reducer, used as obj.s, S::s and s in a member function. Against the serial elision at 1, 2 and 4
 // workers, with and without forced steals, at -O2 and -O0.
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t
@@ -21,6 +22,7 @@
 // CHECK-NEXT: 5000 1 7
 // CHECK-NEXT: 5100 5000
 // CHECK-NEXT: 2000
+// CHECK-NEXT: 300000
 #include <cilk/cilk.h>
 #include <cstdio>
 #include <new>
@@ -86,6 +88,12 @@ long local_sum(long n) {
   return c.total();
 }
 
+struct tally {
+  static long cilk_reducer(zero, plus) total;
+  void add() { total += 1; }
+};
+long cilk_reducer(zero, plus) tally::total = 0;
+
 int main() {
   in_order<appender> out("<");
   cilk_for (int i = 0; i < 2000; ++i) {
@@ -130,5 +138,13 @@ int main() {
     heap->add(1);
   printf("%ld\n", heap->total());
   delete heap;
+
+  tally t;
+  cilk_for (int i = 0; i < 100000; ++i) {
+    t.total += 1;
+    tally::total += 1;
+    t.add();
+  }
+  printf("%ld\n", tally::total);
   return 0;
 }

@@ -211,6 +211,15 @@ public:
           isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())))
       report(ME->getMemberLoc(),
              "'" + ME->getMemberDecl()->getName().str() + "'");
+    return checkStaticMember(ME);
+  }
+
+  /// `obj.s` for a static data member s that is a reducer.
+  bool checkStaticMember(MemberExpr *ME) {
+    const auto *Var = dyn_cast<VarDecl>(ME->getMemberDecl());
+    if (Var && !Allowed.count(ME) && !R.ReducerKeys.count(ME) &&
+        Where != Site::BeforeMain && R.rewritableReducer(Var))
+      report(ME->getMemberLoc(), "'" + Var->getName().str() + "'");
     return true;
   }
 

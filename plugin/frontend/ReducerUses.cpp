@@ -262,6 +262,10 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
   }
   if (auto *ME = dyn_cast<MemberExpr>(E); ME && reducerField(ME))
     return rewriteMemberUse(S, ME, Walk);
+  if (auto *ME = dyn_cast<MemberExpr>(E))
+    if (auto *Var = dyn_cast<VarDecl>(ME->getMemberDecl());
+        Var && rewritableReducer(Var))
+      return rewriteStaticMemberUse(S, ME, Var, Walk);
   if (auto *ME = dyn_cast<MemberExpr>(E);
       ME && ME->isArrow() && isReducerPointer(ME->getBase()->getType()) &&
       !pointsToOthers(ME->getBase())) {
@@ -343,6 +347,36 @@ bool SpawnRewriter::rewriteReferenceUse(Stmt *&S, DeclRefExpr *Ref,
     return true;
   makeReducerFunctions();
   S = reducerView(addressOf(Ref), T, *M, Loc);
+  return true;
+}
+
+/// `obj.s` for a static data member s that is a reducer: the view of s,
+/// after the object's expression if it has effects of its own.
+bool SpawnRewriter::rewriteStaticMemberUse(Stmt *&S, MemberExpr *ME,
+                                           VarDecl *Var, BodyWalk &Walk) {
+  Stmt *Base = ME->getBase();
+  walk(Base, Walk);
+  ME->setBase(cast<Expr>(Base));
+  SourceLocation Loc = ME->getMemberLoc();
+  QualType T = ME->getType().getCanonicalType();
+  std::optional<ReducerMonoid> M = reducerMonoid(reducerAnnotation(Var));
+  if (!M || !completeReducerType(T, Loc))
+    return true;
+  makeReducerFunctions();
+  auto *Ref = DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(),
+                                  SourceLocation(), Var, false, Loc,
+                                  Var->getType(), VK_LValue);
+  Expr *View = reducerView(addressOf(Ref), T, *M, Loc);
+  Expr *Object = ME->getBase();
+  if (Object->HasSideEffects(Ctx)) {
+    Expr *Discarded = ImplicitCastExpr::Create(
+        Ctx, Ctx.VoidTy, CK_ToVoid, Object, nullptr, VK_PRValue,
+        FPOptionsOverride());
+    View = BinaryOperator::Create(Ctx, Discarded, View, BO_Comma, T,
+                                  VK_LValue, OK_Ordinary, Loc,
+                                  FPOptionsOverride());
+  }
+  S = View;
   return true;
 }
 

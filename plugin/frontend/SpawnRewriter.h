@@ -331,6 +331,8 @@ private:
   bool rewriteReducerUse(clang::Stmt *&S, BodyWalk &Walk);
   bool rewriteMemberUse(clang::Stmt *&S, clang::MemberExpr *ME,
                         BodyWalk &Walk);
+  bool rewriteStaticMemberUse(clang::Stmt *&S, clang::MemberExpr *ME,
+                              clang::VarDecl *Var, BodyWalk &Walk);
   bool rewriteReferenceUse(clang::Stmt *&S, clang::DeclRefExpr *Ref,
                            const clang::VarDecl *Var);
   void registerLocalReducers(clang::Stmt *&S, BodyWalk &Walk);
