@@ -3,7 +3,9 @@
 // declare: a class whose destructor is trivial, a union member, making an
 // object by a trivial default or copy constructor (also as a member of
 // another class) or by aggregate initialisation, and assigning one by a
-// trivial assignment operator. In C, where nothing registers a member, any
+// trivial assignment operator, and a pointer to a reducer member (through
+// which an access would be the member itself). In C, where nothing
+// registers a member, any
 // reducer member is an error. The valid forms compile without a word.
 // RUN: %weftcxx -fsyntax-only -Xclang -verify %s
 // RUN: %weftcc -x c -fsyntax-only -Xclang -verify=c %s
@@ -55,6 +57,8 @@ void uses() {
   aggregate g{1, 2}; // expected-error {{'aggregate' has reducer members (cilk_reducer), which aggregate initialisation would not register: give 'aggregate' a constructor}}
   complete x, y = x;
   x = y;
+  long complete::*pointer = &complete::sum; // expected-error {{a pointer to reducer member 'sum' cannot be taken: an access through it would not get the calling strand's view}}
+  x.*pointer += 1;
   cilk_for (int i = 0; i < 10; ++i) {
     a.sum += i;
     x.sum += i;

@@ -256,6 +256,16 @@ public:
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    // `&S::m` for a reducer member m: `obj.*pm` would be the member itself.
+    if (const auto *F = dyn_cast<FieldDecl>(Ref->getDecl());
+        F && R.isReducerMember(F)) {
+      R.error(Ref->getLocation(),
+              "a pointer to reducer member '" + F->getName().str() +
+                  "' cannot be taken: an access through it would not get "
+                  "the calling strand's view; name the member, or pass "
+                  "'&obj." + F->getName().str() + "' as a reducer pointer");
+      return true;
+    }
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
     if (!Var || Allowed.count(Ref) || R.ReducerKeys.count(Ref) ||
         Where == Site::BeforeMain ||
