@@ -5,8 +5,8 @@
 // another class) or by aggregate initialisation, and assigning one by a
 // trivial assignment operator, and a pointer to a reducer member (through
 // which an access would be the member itself). In C, where nothing
-// registers a member, any
-// reducer member is an error. The valid forms compile without a word.
+// registers a member, any reducer member is an error. The valid forms
+// compile without a word.
 // RUN: %weftcxx -fsyntax-only -Xclang -verify %s
 // RUN: %weftcc -x c -fsyntax-only -Xclang -verify=c %s
 #include <cilk/cilk.h>
