@@ -9,12 +9,15 @@
 // implicit ones (non-trivial through std::vector), copied; &obj.m
 // passed on as a reducer pointer; and a static data member that is a
 // reducer, used as obj.s, S::s and s in a member function. Against the serial elision at 1, 2 and 4
-// workers, with and without forced steals, at -O2 and -O0.
+// workers, with and without forced steals, at -O2 and -O0, and under
+// AddressSanitizer.
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t
 // RUN: %run-check %t %t.serial
 // RUN: %weftcxx -O0 %s -o %t.o0
 // RUN: %run-check %t.o0 %t.serial
+// RUN: %weftcxx -O1 -fsanitize=address %s -o %t.asan
+// RUN: %run-check %t.asan %t.serial
 // RUN: %t | FileCheck %s
 // CHECK: 4001 {{[0-9]+}}
 // CHECK-NEXT: 4999950000

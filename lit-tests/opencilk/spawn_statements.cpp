@@ -7,12 +7,15 @@
 // a structured binding read by a spawned statement; a block in a function
 // template, per instantiation, and a spawned value that is not a call's
 // (`T x = cilk_spawn n + 1;`) in a function template. Against the serial elision at 1, 2 and 4
-// workers, with and without forced steals, at -O2 and -O0.
+// workers, with and without forced steals, at -O2 and -O0, and under
+// AddressSanitizer.
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t
 // RUN: %run-check %t %t.serial
 // RUN: %weftcxx -O0 %s -o %t.o0
 // RUN: %run-check %t.o0 %t.serial
+// RUN: %weftcxx -O1 -fsanitize=address %s -o %t.asan
+// RUN: %run-check %t.asan %t.serial
 // RUN: %t | FileCheck %s
 // CHECK: 4116 ab0! ab3! 1 499506 48 2.5
 // CHECK-NEXT: 42 1.50
