@@ -29,6 +29,8 @@ bool addPostSplitPass(StringRef Name, ModulePassManager &MPM) {
     MPM.addPass(FinishPass(Name.contains("clean-up"), /*Race=*/true));
   else if (Name == "weft-race-frame")
     MPM.addPass(RaceFramePass());
+  else if (Name == "weft-race-locations")
+    MPM.addPass(RaceLocationsPass());
   else if (Name == "weft-race-ranges")
     MPM.addPass(RaceRangesPass());
   else if (Name == "weft-inline-fast-path")

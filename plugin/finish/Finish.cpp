@@ -21,6 +21,8 @@
 //                               that no pass moves them
 //   weft-restore-thread-locals  the thread-local addresses, last
 //                               (lower/ThreadLocals.cpp)
+//   weft-race-locations         race mode only: a line for each access
+//                               that lost its own (RaceLocations.cpp)
 //   weft-race-frame             race mode only: the frames' own accesses
 //                               hidden from ThreadSanitizer, which runs
 //                               after this pass (RaceFrame.cpp), and
@@ -156,6 +158,7 @@ PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
   Changed |= restoreThreadLocalAddresses(M);
   // After every step that creates or combines frame accesses.
   if (Race) {
+    Changed |= nameAccessLines(M);
     Changed |= hideFramesFromSanitizer(M);
     Changed |= forgetDeadSlotsInRace(M);
     // After the dead slots' calls, which end runs.

@@ -81,6 +81,13 @@ public:
   static bool isRequired() { return true; }
 };
 
+/// "weft-race-locations": nameAccessLines (race mode only).
+class RaceLocationsPass : public llvm::PassInfoMixin<RaceLocationsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
 /// "weft-race-ranges": checkAccessRunsAsRanges (race mode only).
 class RaceRangesPass : public llvm::PassInfoMixin<RaceRangesPass> {
 public:
@@ -160,6 +167,12 @@ bool placeFramesOnStack(llvm::Module &M,
 /// instruments the program's accesses only (RaceFrame.cpp). Returns true
 /// if it changed anything.
 bool hideFramesFromSanitizer(llvm::Module &M);
+
+/// In race mode: each access ThreadSanitizer may instrument that has no
+/// line of its own (a load LICM hoisted, a compiler-made access) takes the
+/// nearest line in its block, so that a report always names a source line
+/// (RaceLocations.cpp). Returns true if it changed anything.
+bool nameAccessLines(llvm::Module &M);
 
 /// In race mode: after each lifetime.end in a function that spawns, a call
 /// that makes the race detector forget the dead slot's accesses, so that
