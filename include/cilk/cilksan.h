@@ -7,8 +7,11 @@
  *
  * In a normal build they are no-ops, as in OpenCilk. In a race-detector
  * build (`-fsanitize=cilk` or `--weft-race`, which define __cilksan__)
- * __cilksan_is_checking_enabled() says 1; the detector (docs/race.md) does
- * not yet act on the other calls, which are no-ops there too.
+ * __cilksan_disable_checking() and __cilksan_enable_checking() turn the
+ * checking of the accesses between them off (they nest), and
+ * __cilksan_is_checking_enabled() says whether it is on (docs/race.md);
+ * the detector does not yet act on the lock and atomic-section calls,
+ * which are no-ops there.
 \*===----------------------------------------------------------------------===*/
 #ifndef WEFT_CILK_CILKSAN_H
 #define WEFT_CILK_CILKSAN_H
@@ -21,15 +24,18 @@ extern "C" {
 #define __WEFT_CILKSAN_NOTHROW /* C: inline no-ops throw nothing anyway */
 #endif
 
+#ifdef __cilksan__
+/* The race detector's (runtime/analysis/race/cilksan_api.cpp). */
+void __cilksan_enable_checking(void) __WEFT_CILKSAN_NOTHROW;
+void __cilksan_disable_checking(void) __WEFT_CILKSAN_NOTHROW;
+bool __cilksan_is_checking_enabled(void) __WEFT_CILKSAN_NOTHROW;
+#else
 static inline void __cilksan_enable_checking(void) __WEFT_CILKSAN_NOTHROW {}
 static inline void __cilksan_disable_checking(void) __WEFT_CILKSAN_NOTHROW {}
 static inline bool __cilksan_is_checking_enabled(void) __WEFT_CILKSAN_NOTHROW {
-#ifdef __cilksan__
-  return true;
-#else
   return false;
-#endif
 }
+#endif
 
 static inline void
 __cilksan_acquire_lock(const void *mutex) __WEFT_CILKSAN_NOTHROW {

@@ -45,13 +45,28 @@ class Detector {
 public:
   Detector();
 
-  /// Whether the calling thread is the one the detector follows: the
-  /// first that asked.
+  /// Whether the calling thread is the one the detector follows (the
+  /// first that asked) and checks its accesses: not while checking is
+  /// off (<cilk/cilksan.h>'s __cilksan_disable_checking()).
   static bool owns() {
     if (__builtin_expect(ThreadRole == Role::Owner, true))
       return true;
     return claim();
   }
+  /// Whether the calling thread is the followed one, checking or not:
+  /// its procedures, call stack and memory's lifetimes are followed
+  /// either way.
+  static bool follows() {
+    if (__builtin_expect(ThreadRole == Role::Owner || ThreadRole == Role::Paused,
+                         true))
+      return true;
+    return claim();
+  }
+  /// Turns checking off (nested) and on again, on the followed thread
+  /// (cilksan_api.cpp); whether it is on.
+  static void disableChecking();
+  static void enableChecking();
+  static bool checkingEnabled() { return ThreadRole != Role::Paused; }
 
   // The Weft hooks (hooks.cpp). Each names its procedure's record; those
   // above it, left by an exception, are closed first. Frame is the
@@ -168,7 +183,9 @@ public:
   void reset();
 
 private:
-  enum class Role : unsigned char { Unknown, Owner, Other };
+  // Paused: the followed thread, its accesses unchecked for now.
+  enum class Role : unsigned char { Unknown, Owner, Paused, Other };
+  static inline thread_local unsigned DisabledDepth = 0;
   // Defined here, constant-initialized: the entries read it without a call
   // to a thread_local wrapper.
   static inline thread_local Role ThreadRole = Role::Unknown;

@@ -92,33 +92,33 @@ void __weft_race_anchor(void) {}
 // where). A thread other than the followed one is not checked.
 
 std::uint32_t __weft_race_enter(void) {
-  return Detector::owns() ? detector().enter() : 0;
+  return Detector::follows() ? detector().enter() : 0;
 }
 
 void __weft_race_spawn(std::uint32_t Record) {
-  if (Detector::owns())
+  if (Detector::follows())
     detector().spawn(Record);
 }
 
 void __weft_race_continue(std::uint32_t Record) {
-  if (Detector::owns())
+  if (Detector::follows())
     detector().resume(
         Record, reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
 }
 
 void __weft_race_sync(std::uint32_t Record) {
-  if (Detector::owns())
+  if (Detector::follows())
     detector().sync(Record);
 }
 
 void __weft_race_exit(std::uint32_t Record) {
-  if (Detector::owns())
+  if (Detector::follows())
     detector().exit(
         Record, reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
 }
 
 void __weft_race_dead_slot(void *Slot, std::uint64_t Bytes) {
-  if (!Slot || !Detector::owns())
+  if (!Slot || !Detector::follows())
     return;
   auto Begin = reinterpret_cast<std::uintptr_t>(Slot);
   detector().ignore(Begin, Begin + Bytes, /*Ignore=*/false);
@@ -128,7 +128,7 @@ void __weft_race_dead_slot(void *Slot, std::uint64_t Bytes) {
 // (and when it unregisters): in a serial run every strand's view is that
 // one, so accesses to it are never races.
 void __weft_race_reducer_view(void *View, std::size_t Size, int Live) {
-  if (!View || !Detector::owns())
+  if (!View || !Detector::follows())
     return;
   auto Begin = reinterpret_cast<std::uintptr_t>(View);
   detector().ignore(Begin, Begin + Size, Live != 0);

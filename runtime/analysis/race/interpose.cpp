@@ -28,7 +28,7 @@ using weft::race::Detector;
 namespace {
 
 void forgetBlock(void *P, std::size_t From) {
-  if (!P || !Detector::owns())
+  if (!P || !Detector::follows())
     return;
   std::size_t Size = malloc_usable_size(P);
   if (From >= Size)
@@ -60,7 +60,7 @@ void *realloc(void *P, std::size_t Size) noexcept {
   if (Q != P) {
     // Moved: the old block is free now (Q, a different block, does not
     // overlap it).
-    if (Detector::owns()) {
+    if (Detector::follows()) {
       auto Begin = reinterpret_cast<std::uintptr_t>(P);
       detector().forget(Begin, Begin + Old);
     }

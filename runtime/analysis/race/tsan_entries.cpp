@@ -45,14 +45,14 @@ extern "C" {
 void __tsan_init(void) {}
 
 void __tsan_func_entry(void *ReturnPc) {
-  if (Detector::owns())
+  if (Detector::follows())
     detector().funcEntry(
         reinterpret_cast<std::uintptr_t>(ReturnPc),
         reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
 }
 
 void __tsan_func_exit(void) {
-  if (Detector::owns())
+  if (Detector::follows())
     detector().funcExit(
         reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
 }
