@@ -503,10 +503,36 @@ TEST_F(Race, FreedHeapReusedInParallel) {
   void *S = std::malloc(48); // most likely Q's old block
   __tsan_write8(S);
   __weft_race_continue(F);
-  std::free(S);
   __weft_race_exit(F);
+  std::free(S); // after the child: no race
   std::free(R);
   EXPECT_EQ(races(), 0u);
+}
+
+TEST_F(Race, FreeRacesWithAParallelAccess) {
+  // A child writes a block that its continuation frees: the free is an
+  // access, reported at the next hook; after the sync it is none.
+  std::uint32_t F = __weft_race_enter();
+  void *P = std::malloc(48);
+  __weft_race_spawn(F);
+  __tsan_write8(static_cast<char *>(P) + 8);
+  __weft_race_continue(F);
+  std::free(P);
+  __weft_race_exit(F);
+  ASSERT_EQ(races(), 1u);
+  EXPECT_TRUE(detector().races()[0].EarlierWrite);
+  EXPECT_TRUE(detector().races()[0].LaterWrite);
+  EXPECT_TRUE(detector().isFreeSite(
+      detector().sites().siteOf(detector().races()[0].Later).Pc));
+  void *Q = std::malloc(48);
+  F = __weft_race_enter();
+  __weft_race_spawn(F);
+  __tsan_read8(Q);
+  __weft_race_continue(F);
+  __weft_race_sync(F);
+  std::free(Q);
+  __weft_race_exit(F);
+  EXPECT_EQ(races(), 1u);
 }
 
 TEST_F(Race, FreedHeapWithoutReuseStillRaces) {

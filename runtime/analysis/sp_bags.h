@@ -149,6 +149,10 @@ public:
     return F.Self;
   }
 
+  /// The current procedure's id if it has one yet, else kNoProcedure;
+  /// unlike current(), makes no node (allocates nothing).
+  ProcedureId currentIfNamed() const { return Active.back().Self; }
+
   /// Whether everything procedure Earlier has done so far is serially
   /// before the current point; false if it is logically parallel with it.
   /// Earlier is an id this object handed out, not kNoProcedure. (Not

@@ -68,6 +68,70 @@ bool Detector::claim() {
   return ThreadRole == Role::Owner;
 }
 
+void Detector::freed(std::uintptr_t Begin, std::uintptr_t End,
+                     std::uintptr_t Pc) {
+  // The bags may grow a vector of their own while this looks at them; its
+  // old storage, the detector's, is freed here again.
+  if (End > Begin && owns() && !ScanningFree) {
+    ScanningFree = true;
+    // Every access recorded on the block's bytes by a procedure logically
+    // parallel with this one races with the free, as a write's would. The
+    // records of other procedures are kept, and asked about at the next
+    // hook, before it changes the bags (settleFrees()): the bags' own
+    // question may grow a vector, which this free may be freeing.
+    // Not Bags.current(), which may make the procedure's node: one that
+    // has none has recorded nothing.
+    ProcedureId Self = Bags.currentIfNamed();
+    std::uint32_t Me = Self == kNoProcedure ? 0 : Self + 1;
+    auto Size = static_cast<std::uint32_t>(
+        End - Begin < UINT32_MAX ? End - Begin : UINT32_MAX);
+    for (std::uintptr_t G = Begin & ~(kGranule - 1); G < End; G += kGranule) {
+      const Cell *C = TheShadow.mappedCell(G);
+      if (!C)
+        continue;
+      std::uint8_t Mask = 0xff;
+      if (G < Begin)
+        Mask &= static_cast<std::uint8_t>(0xff << (Begin - G));
+      if (End - G < kGranule)
+        Mask &= static_cast<std::uint8_t>(0xff >> (kGranule - (End - G)));
+      for (const Record &R : C->Slot) {
+        if (R.empty() || R.Strand == kIgnoredStrand || R.Strand == Me ||
+            !(R.mask() & Mask))
+          continue;
+        bool Known = false;
+        for (unsigned I = 0; I < FreeRaceCount && !Known; ++I)
+          Known = FreeRaces[I].Strand == R.Strand &&
+                  FreeRaces[I].EarlierSite == R.site() && FreeRaces[I].Pc == Pc;
+        if (!Known && FreeRaceCount < kFreeRaces)
+          FreeRaces[FreeRaceCount++] =
+              FreeRace{R.Strand, R.site(), R.write(), Current, Pc, Size,
+                       G + unsigned(__builtin_ctz(R.mask() & Mask))};
+      }
+    }
+    ScanningFree = false;
+  }
+  forget(Begin, End); // also a new epoch: no answer kept from the scan
+}
+
+void Detector::flushFreeRaces() {
+  // The frees' candidates, copied: what the reports allocate may free and
+  // add more.
+  unsigned Count = FreeRaceCount;
+  FreeRace Pending[kFreeRaces];
+  std::copy(FreeRaces, FreeRaces + Count, Pending);
+  FreeRaceCount = 0;
+  for (unsigned I = 0; I < Count; ++I) {
+    const FreeRace &F = Pending[I];
+    if (!parallel(F.Strand))
+      continue;
+    FreeSites.insert(F.Pc);
+    Record Earlier;
+    Earlier.set(1, F.EarlierSite, F.EarlierWrite, 0xff);
+    report(Earlier, F.EarlierWrite, 0, TheSites.site(F.Stack, F.Pc, F.Size),
+           /*Write=*/true, F.Address);
+  }
+}
+
 void Detector::reset() {
   Bags = SpBags();
   TheShadow.reset();
@@ -80,6 +144,8 @@ void Detector::reset() {
   Races.clear();
   Seen.clear();
   LastPair = {};
+  FreeSites.clear();
+  FreeRaceCount = 0;
   newEpoch();
 }
 
@@ -87,6 +153,7 @@ void Detector::reset() {
 
 std::uint32_t Detector::enter() {
   newEpoch();
+  settleFrees();
   Bags.enterCalled();
   Records.push_back(HookRecord{false});
   return static_cast<std::uint32_t>(Records.size() - 1);
@@ -94,6 +161,7 @@ std::uint32_t Detector::enter() {
 
 void Detector::spawn(std::uint32_t Record) {
   newEpoch();
+  settleFrees();
   if (Record >= Records.size())
     return;
   unwindTo(Record);
@@ -103,6 +171,7 @@ void Detector::spawn(std::uint32_t Record) {
 
 void Detector::resume(std::uint32_t Record, std::uintptr_t Frame) {
   newEpoch();
+  settleFrees();
   if (Record + 1 >= Records.size())
     return;
   unwindTo(Record + 1);
@@ -112,6 +181,7 @@ void Detector::resume(std::uint32_t Record, std::uintptr_t Frame) {
 
 void Detector::sync(std::uint32_t Record) {
   newEpoch();
+  settleFrees();
   if (Record >= Records.size())
     return;
   unwindTo(Record);
@@ -120,6 +190,7 @@ void Detector::sync(std::uint32_t Record) {
 
 void Detector::exit(std::uint32_t Record, std::uintptr_t Frame) {
   newEpoch();
+  settleFrees();
   if (Record == 0 || Record >= Records.size())
     return;
   unwindTo(Record);

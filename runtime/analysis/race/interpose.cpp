@@ -27,14 +27,16 @@ using weft::race::Detector;
 
 namespace {
 
-void forgetBlock(void *P, std::size_t From) {
+/// The bytes of block \p P from \p From on, freed by the code at \p Pc.
+void freeBlock(void *P, std::size_t From, void *Pc) {
   if (!P || !Detector::follows())
     return;
   std::size_t Size = malloc_usable_size(P);
   if (From >= Size)
     return;
   auto Begin = reinterpret_cast<std::uintptr_t>(P);
-  detector().forget(Begin + From, Begin + Size);
+  detector().freed(Begin + From, Begin + Size,
+                   reinterpret_cast<std::uintptr_t>(Pc));
 }
 
 } // namespace
@@ -42,7 +44,7 @@ void forgetBlock(void *P, std::size_t From) {
 extern "C" {
 
 void free(void *P) noexcept {
-  forgetBlock(P, 0);
+  freeBlock(P, 0, __builtin_return_address(0));
   __libc_free(P);
 }
 
@@ -50,7 +52,7 @@ void *realloc(void *P, std::size_t Size) noexcept {
   if (!P)
     return __libc_realloc(P, Size);
   if (Size == 0) { // frees P
-    forgetBlock(P, 0);
+    freeBlock(P, 0, __builtin_return_address(0));
     return __libc_realloc(P, Size);
   }
   std::size_t Old = malloc_usable_size(P);
@@ -62,11 +64,13 @@ void *realloc(void *P, std::size_t Size) noexcept {
     // overlap it).
     if (Detector::follows()) {
       auto Begin = reinterpret_cast<std::uintptr_t>(P);
-      detector().forget(Begin, Begin + Old);
+      detector().freed(Begin, Begin + Old,
+                       reinterpret_cast<std::uintptr_t>(
+                           __builtin_return_address(0)));
     }
   } else {
     // Shrunk in place: the tail is free.
-    forgetBlock(Q, Size);
+    freeBlock(Q, Size, __builtin_return_address(0));
   }
   return Q;
 }

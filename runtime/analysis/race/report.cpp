@@ -163,12 +163,17 @@ private:
 struct Access {
   const Site *S;
   bool Write;
+  /// What the report calls it: a free (Detector::freed()) is checked as
+  /// a write.
+  const char *kind(const Detector &D) const {
+    return D.isFreeSite(S->Pc) ? "free" : Write ? "write" : "read";
+  }
 };
 
 void printAccess(const Detector &D, const Symbolizer &Sym, const Access &A) {
   const Frame &Top = Sym.frame(A.S->Pc);
-  std::fprintf(stderr, "  %s of %u byte%s in %s at %s\n",
-               A.Write ? "write" : "read", A.S->Size, A.S->Size == 1 ? "" : "s",
+  std::fprintf(stderr, "  %s of %u byte%s in %s at %s\n", A.kind(D),
+               A.S->Size, A.S->Size == 1 ? "" : "s",
                Top.Function.c_str(), Top.Location.c_str());
   std::fprintf(stderr, "    #0 %s %s\n", Top.Function.c_str(),
                Top.Location.c_str());
@@ -188,6 +193,7 @@ void printAccess(const Detector &D, const Symbolizer &Sym, const Access &A) {
 } // namespace
 
 std::size_t printReport(Detector &D) {
+  D.flushFreeRaces();
   Symbolizer Sym;
   for (const Race &R : D.races())
     for (SiteId Id : {R.Earlier, R.Later}) {
@@ -212,8 +218,7 @@ std::size_t printReport(Detector &D) {
       continue;
     ++Count;
     std::fprintf(stderr, "weft-race: race on %s between a %s and a %s\n",
-                 hex(R.Address).c_str(), Earlier.Write ? "write" : "read",
-                 Later.Write ? "write" : "read");
+                 hex(R.Address).c_str(), Earlier.kind(D), Later.kind(D));
     printAccess(D, Sym, Earlier);
     printAccess(D, Sym, Later);
   }

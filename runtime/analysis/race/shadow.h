@@ -87,6 +87,15 @@ public:
     return Cells + ((Address & (kChunkBytes - 1)) >> kGranuleShift);
   }
 
+  /// The cell of the granule that holds Address if its MiB is mapped,
+  /// else null: memory nothing has accessed yet, which this does not map.
+  const Cell *mappedCell(std::uintptr_t Address) const {
+    std::uintptr_t Chunk = Address >> kChunkShift;
+    if (Chunk >= kChunks || !Table || !Table[Chunk])
+      return nullptr;
+    return Table[Chunk] + ((Address & (kChunkBytes - 1)) >> kGranuleShift);
+  }
+
   /// The cell of the granule at \p Address (granule-aligned) and, in
   /// \p Run, how many of the next \p Granules granules' cells follow it
   /// contiguously (those of the same MiB); maps them if needed. Null as
