@@ -31,6 +31,8 @@ bool addPostSplitPass(StringRef Name, ModulePassManager &MPM) {
     MPM.addPass(RaceFramePass());
   else if (Name == "weft-race-locations")
     MPM.addPass(RaceLocationsPass());
+  else if (Name == "weft-race-thread-locals")
+    MPM.addPass(RaceThreadLocalsPass());
   else if (Name == "weft-race-ranges")
     MPM.addPass(RaceRangesPass());
   else if (Name == "weft-inline-fast-path")

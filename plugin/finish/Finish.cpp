@@ -23,6 +23,8 @@
 //                               (lower/ThreadLocals.cpp)
 //   weft-race-locations         race mode only: a line for each access
 //                               that lost its own (RaceLocations.cpp)
+//   weft-race-thread-locals     race mode only: thread-locals unchecked
+//                               (RaceThreadLocals.cpp)
 //   weft-race-frame             race mode only: the frames' own accesses
 //                               hidden from ThreadSanitizer, which runs
 //                               after this pass (RaceFrame.cpp), and
@@ -159,6 +161,7 @@ PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // After every step that creates or combines frame accesses.
   if (Race) {
     Changed |= nameAccessLines(M);
+    Changed |= hideThreadLocalsFromSanitizer(M);
     Changed |= hideFramesFromSanitizer(M);
     Changed |= forgetDeadSlotsInRace(M);
     // After the dead slots' calls, which end runs.

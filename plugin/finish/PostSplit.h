@@ -88,6 +88,14 @@ public:
   static bool isRequired() { return true; }
 };
 
+/// "weft-race-thread-locals": hideThreadLocalsFromSanitizer (race mode
+/// only).
+class RaceThreadLocalsPass : public llvm::PassInfoMixin<RaceThreadLocalsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
 /// "weft-race-ranges": checkAccessRunsAsRanges (race mode only).
 class RaceRangesPass : public llvm::PassInfoMixin<RaceRangesPass> {
 public:
@@ -173,6 +181,11 @@ bool hideFramesFromSanitizer(llvm::Module &M);
 /// nearest line in its block, so that a report always names a source line
 /// (RaceLocations.cpp). Returns true if it changed anything.
 bool nameAccessLines(llvm::Module &M);
+
+/// In race mode: !nosanitize on each access to a thread-local variable,
+/// which every strand of the detector's one-thread run shares
+/// (RaceThreadLocals.cpp). Returns true if it changed anything.
+bool hideThreadLocalsFromSanitizer(llvm::Module &M);
 
 /// In race mode: after each lifetime.end in a function that spawns, a call
 /// that makes the race detector forget the dead slot's accesses, so that

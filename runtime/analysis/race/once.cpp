@@ -1,0 +1,79 @@
+//===- once.cpp - One-time initialisation orders its initialiser ----------===//
+//
+// `pthread_once`, C11's `call_once` and C++'s `std::call_once` (which
+// libstdc++ builds on pthread_once) run an initialiser once, and every
+// caller returns only after it has finished: what it wrote is ordered
+// before everything the callers do next. In the detector's serial run the
+// first caller runs it, and a logically parallel caller that then reads
+// what it set up would be reported as racing with it.
+//
+// So the race runtime defines both functions, in front of glibc's (a
+// program linked with libweft_race.a has them in its executable, which the
+// dynamic linker prefers): the initialiser runs with checking off
+// (Detector::disableChecking(), as <cilk/cilksan.h>'s call does), so its
+// accesses are neither checked nor recorded. What that gives up, a race
+// between the initialiser and a parallel access that does not go through
+// the once-call, docs/race.md says.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/race/detector.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <threads.h>
+
+using weft::race::Detector;
+
+namespace {
+
+/// The initialisers being run, innermost last (an initialiser may run
+/// another once-call of its own).
+constexpr unsigned kNested = 16;
+thread_local void (*Initialisers[kNested])(void);
+thread_local unsigned Depth = 0;
+
+/// Checking off while it lives, also if the initialiser throws.
+struct CheckingOff {
+  CheckingOff() { Detector::disableChecking(); }
+  ~CheckingOff() { Detector::enableChecking(); }
+};
+
+void runInitialiser() {
+  CheckingOff Off;
+  Initialisers[Depth - 1]();
+}
+
+/// Calls \p Real with the initialiser wrapped, on the followed thread.
+template <class OnceFn, class Flag>
+auto onceUnchecked(OnceFn *Real, Flag *F, void (*Init)(void)) {
+  if (!Detector::follows() || Depth == kNested)
+    return Real(F, Init);
+  Initialisers[Depth++] = Init;
+  struct Pop {
+    ~Pop() { --Depth; }
+  } Popped;
+  return Real(F, &runInitialiser);
+}
+
+template <class Fn> Fn *next(const char *Name) {
+  return reinterpret_cast<Fn *>(dlsym(RTLD_NEXT, Name));
+}
+
+} // namespace
+
+extern "C" {
+
+int pthread_once(pthread_once_t *Once, void (*Init)(void)) {
+  using Fn = int(pthread_once_t *, void (*)(void));
+  static Fn *Real = next<Fn>("pthread_once");
+  return onceUnchecked(Real, Once, Init);
+}
+
+void call_once(once_flag *Once, void (*Init)(void)) {
+  using Fn = void(once_flag *, void (*)(void));
+  static Fn *Real = next<Fn>("call_once");
+  onceUnchecked(Real, Once, Init);
+}
+
+} // extern "C"
