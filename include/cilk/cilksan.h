@@ -9,9 +9,9 @@
  * build (`-fsanitize=cilk` or `--weft-race`, which define __cilksan__)
  * __cilksan_disable_checking() and __cilksan_enable_checking() turn the
  * checking of the accesses between them off (they nest), and
- * __cilksan_is_checking_enabled() says whether it is on (docs/race.md);
- * the detector does not yet act on the lock and atomic-section calls,
- * which are no-ops there.
+ * __cilksan_is_checking_enabled() says whether it is on, and the lock
+ * calls, Cilksan_fake_lock_guard and the atomic sections tell it of locks
+ * it cannot see: accesses under a common lock do not race (docs/race.md).
 \*===----------------------------------------------------------------------===*/
 #ifndef WEFT_CILK_CILKSAN_H
 #define WEFT_CILK_CILKSAN_H
@@ -37,6 +37,15 @@ static inline bool __cilksan_is_checking_enabled(void) __WEFT_CILKSAN_NOTHROW {
 }
 #endif
 
+#ifdef __cilksan__
+void __cilksan_acquire_lock(const void *mutex) __WEFT_CILKSAN_NOTHROW;
+void __cilksan_release_lock(const void *mutex) __WEFT_CILKSAN_NOTHROW;
+void __cilksan_begin_atomic(void) __WEFT_CILKSAN_NOTHROW;
+void __cilksan_end_atomic(void) __WEFT_CILKSAN_NOTHROW;
+void __cilksan_register_lock_explicit(const void *mutex) __WEFT_CILKSAN_NOTHROW;
+void __cilksan_unregister_lock_explicit(const void *mutex)
+    __WEFT_CILKSAN_NOTHROW;
+#else
 static inline void
 __cilksan_acquire_lock(const void *mutex) __WEFT_CILKSAN_NOTHROW {
   (void)mutex;
@@ -56,6 +65,7 @@ static inline void
 __cilksan_unregister_lock_explicit(const void *mutex) __WEFT_CILKSAN_NOTHROW {
   (void)mutex;
 }
+#endif
 
 #ifdef __cplusplus
 } /* extern "C" */

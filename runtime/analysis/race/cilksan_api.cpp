@@ -1,7 +1,9 @@
 //===- cilksan_api.cpp - <cilk/cilksan.h>'s calls, in a race-mode build ---===//
 //
-// OpenCilk programs turn the race detector's checking off around code they
-// know to be safe, and ask whether it is on:
+// OpenCilk programs tell the race detector about locks it cannot see
+// (__cilksan_acquire_lock(m), __cilksan_release_lock(m); an atomic section
+// is one lock of its own), and turn its checking off around code they know
+// to be safe, and ask whether it is on:
 //
 //   __cilksan_disable_checking();
 //   shared_counter++;                  // not checked, not recorded
@@ -38,7 +40,32 @@ void Detector::enableChecking() {
 
 } // namespace weft::race
 
+namespace {
+
+/// The one lock that <cilk/cilksan.h>'s atomic sections hold: two of them
+/// never race with each other.
+char AtomicSection;
+
+void acquire(const void *Lock) {
+  if (Detector::follows())
+    weft::race::detector().acquire(reinterpret_cast<std::uintptr_t>(Lock));
+}
+void release(const void *Lock) {
+  if (Detector::follows())
+    weft::race::detector().release(reinterpret_cast<std::uintptr_t>(Lock));
+}
+
+} // namespace
+
 extern "C" {
+
+void __cilksan_acquire_lock(const void *Mutex) { acquire(Mutex); }
+void __cilksan_release_lock(const void *Mutex) { release(Mutex); }
+void __cilksan_begin_atomic(void) { acquire(&AtomicSection); }
+void __cilksan_end_atomic(void) { release(&AtomicSection); }
+// A lock is its address; nothing to register.
+void __cilksan_register_lock_explicit(const void *) {}
+void __cilksan_unregister_lock_explicit(const void *) {}
 
 void __cilksan_disable_checking(void) { Detector::disableChecking(); }
 void __cilksan_enable_checking(void) { Detector::enableChecking(); }

@@ -105,6 +105,7 @@ void Detector::freed(std::uintptr_t Begin, std::uintptr_t End,
         if (!Known && FreeRaceCount < kFreeRaces)
           FreeRaces[FreeRaceCount++] =
               FreeRace{R.Strand, R.site(), R.write(), Current, Pc, Size,
+                       TheLocks.held(),
                        G + unsigned(__builtin_ctz(R.mask() & Mask))};
       }
     }
@@ -127,7 +128,8 @@ void Detector::flushFreeRaces() {
     FreeSites.insert(F.Pc);
     Record Earlier;
     Earlier.set(1, F.EarlierSite, F.EarlierWrite, 0xff);
-    report(Earlier, F.EarlierWrite, 0, TheSites.site(F.Stack, F.Pc, F.Size),
+    report(Earlier, F.EarlierWrite, 0,
+           TheSites.site(F.Stack, F.Pc, F.Size, F.Locks),
            /*Write=*/true, F.Address);
   }
 }
@@ -146,6 +148,7 @@ void Detector::reset() {
   LastPair = {};
   FreeSites.clear();
   FreeRaceCount = 0;
+  TheLocks.reset();
   newEpoch();
 }
 
@@ -253,7 +256,8 @@ void Detector::checkRange(std::uintptr_t Address, std::uintptr_t End,
   }
   std::uintptr_t WholeEnd = End & ~(kGranule - 1);
   if (Base < WholeEnd) {
-    RangeCheck Range{Bags.current() + 1, TheSites.site(Current, Pc, Size32),
+    RangeCheck Range{Bags.current() + 1,
+                     TheSites.site(Current, Pc, Size32, TheLocks.held()),
                      Pc, Size32, Write};
     while (Base < WholeEnd) {
       std::size_t Granules = 0;
@@ -437,8 +441,13 @@ void Detector::record(Cell &C, std::uint32_t Me, SiteId Site, bool Write,
 void Detector::report(const Record &Earlier, bool EarlierWrite,
                       std::uint32_t, SiteId Site, bool Write,
                       std::uintptr_t Address) {
-  std::uintptr_t A = TheSites.siteOf(Earlier.site()).Pc;
-  std::uintptr_t B = TheSites.siteOf(Site).Pc;
+  const race::Site &First = TheSites.siteOf(Earlier.site());
+  const race::Site &Second = TheSites.siteOf(Site);
+  // Both held a common lock: ordered, whichever came first.
+  if (TheLocks.meet(First.Locks, Second.Locks))
+    return;
+  std::uintptr_t A = First.Pc;
+  std::uintptr_t B = Second.Pc;
   // One report per unordered pair of code addresses here; report.cpp
   // merges the pairs that are the same source locations. A racy loop
   // repeats its pair: checked first without the set.

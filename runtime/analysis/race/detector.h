@@ -19,6 +19,7 @@
 #ifndef WEFT_RUNTIME_ANALYSIS_RACE_DETECTOR_H
 #define WEFT_RUNTIME_ANALYSIS_RACE_DETECTOR_H
 
+#include "analysis/race/locks.h"
 #include "analysis/race/shadow.h"
 #include "analysis/race/sites.h"
 #include "analysis/sp_bags.h"
@@ -62,6 +63,18 @@ public:
       return true;
     return claim();
   }
+  /// A lock taken and released by the followed thread (cilksan_api.cpp,
+  /// locks_api.cpp): accesses made while two strands hold a common lock do
+  /// not race. A lock changes what the filters assume, as a hook does.
+  void acquire(std::uintptr_t Lock) {
+    TheLocks.acquire(Lock);
+    newEpoch();
+  }
+  void release(std::uintptr_t Lock) {
+    TheLocks.release(Lock);
+    newEpoch();
+  }
+
   /// Turns checking off (nested) and on again, on the followed thread
   /// (cilksan_api.cpp); whether it is on.
   static void disableChecking();
@@ -146,7 +159,7 @@ public:
     if (!C)
       return;
     checkInFull(*C, Granule, Mask, Write, Pc, Size, Bags.current() + 1,
-                TheSites.site(Current, Pc, Size));
+                TheSites.site(Current, Pc, Size, TheLocks.held()));
   }
   /// Checks and records a granule's part of an access, which may change
   /// its records: its page's version moves on, and its filter entry
@@ -322,6 +335,7 @@ private:
   SpBags Bags;
   Shadow TheShadow;
   Sites TheSites;
+  Locks TheLocks;
   std::vector<HookRecord> Records; // [0] is the program's own
   StackId Current = kRootStack;
   std::vector<StackId> Stack;
@@ -432,6 +446,7 @@ private:
     StackId Stack; // the free's call stack and code address
     std::uintptr_t Pc;
     std::uint32_t Size;
+    LocksetId Locks;
     std::uintptr_t Address;
   };
   static constexpr unsigned kFreeRaces = 64; // more are dropped

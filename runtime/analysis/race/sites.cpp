@@ -15,7 +15,7 @@ void Sites::reset() {
   Nodes.push_back(Node{kRootStack, kRootStack, 0, 0});
   Children.clear();
   SiteTable.clear();
-  SiteTable.push_back(Site{0, kRootStack, 0}); // kUnknownSite
+  SiteTable.push_back(Site{0, kRootStack, 0, 0}); // kUnknownSite
   SiteIds.clear();
   for (CacheEntry &E : StackCache)
     E = CacheEntry{};
@@ -27,7 +27,7 @@ StackId Sites::childSlow(StackId Parent, std::uintptr_t Pc) {
   const Node &From = Nodes[Parent];
   StackId Id = intern(From.Depth == kStackDepth ? From.Shorter : Parent, Pc);
   CacheEntry &E = StackCache[hash(Parent, Pc) & (kCache - 1)];
-  E = CacheEntry{Pc, Parent, Id, 0, true};
+  E = CacheEntry{Pc, Parent, Id, 0, 0, true};
   return Id;
 }
 
@@ -47,22 +47,27 @@ StackId Sites::intern(StackId Parent, std::uintptr_t Pc) {
   return Id;
 }
 
-SiteId Sites::siteSlow(StackId Stack, std::uintptr_t Pc, std::uint32_t Size) {
+SiteId Sites::siteSlow(StackId Stack, std::uintptr_t Pc, std::uint32_t Size,
+                       LocksetId Locks) {
   std::uint32_t Key = Stack ^ (Size << 27);
   StackId Kept = SiteTable.size() > kMaxStackedSite ? kRootStack : Stack;
   std::uint64_t Key64 = std::uint64_t(Kept) | std::uint64_t(Size) << 32;
+  // The locks held make a site of their own (user-space code addresses
+  // leave the top 16 bits free).
+  std::uintptr_t PcAndLocks = Pc ^ (std::uintptr_t(Locks) << 47);
   SiteId Id;
-  auto It = SiteIds.find({Key64, Pc});
+  auto It = SiteIds.find({Key64, PcAndLocks});
   if (It != SiteIds.end()) {
     Id = It->second;
   } else if (SiteTable.size() > kMaxSite) {
     Id = kUnknownSite;
   } else {
     Id = SiteId(SiteTable.size());
-    SiteTable.push_back(Site{Pc, Kept, Size});
-    SiteIds.emplace(std::make_pair(Key64, Pc), Id);
+    SiteTable.push_back(Site{Pc, Kept, Size, Locks});
+    SiteIds.emplace(std::make_pair(Key64, PcAndLocks), Id);
   }
-  SiteCache[hash(Key, Pc) & (kCache - 1)] = CacheEntry{Pc, Key, Id, Size, true};
+  SiteCache[hash(Key ^ Locks, Pc) & (kCache - 1)] =
+      CacheEntry{Pc, Key, Id, Size, Locks, true};
   return Id;
 }
 

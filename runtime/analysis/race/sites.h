@@ -37,6 +37,8 @@ inline constexpr StackId kRootStack = 0;
 inline constexpr unsigned kStackDepth = 7;
 /// The site used when the 23 bits of site numbers run out.
 inline constexpr SiteId kUnknownSite = 0;
+/// A set of locks, interned (locks.h); 0 is the empty set.
+using LocksetId = std::uint32_t;
 inline constexpr SiteId kMaxSite = (1u << 23) - 1;
 /// Sites with a call stack stop here; the rest of the numbers are for
 /// sites without (the access's code address and size only), of which a
@@ -48,6 +50,7 @@ struct Site {
   std::uintptr_t Pc;
   StackId Stack;
   std::uint32_t Size;
+  LocksetId Locks; // the locks held at the access (locks.h), 0 for none
 };
 
 class Sites {
@@ -63,15 +66,17 @@ public:
     return childSlow(Parent, Pc);
   }
 
-  /// The site of an access of Size bytes at Pc with call stack Stack.
-  SiteId site(StackId Stack, std::uintptr_t Pc, std::uint32_t Size) {
+  /// The site of an access of Size bytes at Pc with call stack Stack,
+  /// holding the locks Locks.
+  SiteId site(StackId Stack, std::uintptr_t Pc, std::uint32_t Size,
+              LocksetId Locks = 0) {
     std::uint32_t Key = Stack ^ (Size << 27);
-    CacheEntry &E = SiteCache[hash(Key, Pc) & (kCache - 1)];
+    CacheEntry &E = SiteCache[hash(Key ^ Locks, Pc) & (kCache - 1)];
     if (__builtin_expect(E.Pc == Pc && E.Key == Key && E.Valid &&
-                             E.Size == Size,
+                             E.Size == Size && E.Locks == Locks,
                          true))
       return E.Value;
-    return siteSlow(Stack, Pc, Size);
+    return siteSlow(Stack, Pc, Size, Locks);
   }
 
   const Site &siteOf(SiteId Id) const { return SiteTable[Id]; }
@@ -89,6 +94,7 @@ private:
     std::uint32_t Key = 0;
     std::uint32_t Value = 0;
     std::uint32_t Size = 0;
+    LocksetId Locks = 0;
     bool Valid = false;
   };
   /// A stack: the call at Pc (its return address) from the stack Parent,
@@ -121,7 +127,8 @@ private:
   /// The node of the call at Pc from Parent, which holds fewer than
   /// kStackDepth frames.
   StackId intern(StackId Parent, std::uintptr_t Pc);
-  SiteId siteSlow(StackId Stack, std::uintptr_t Pc, std::uint32_t Size);
+  SiteId siteSlow(StackId Stack, std::uintptr_t Pc, std::uint32_t Size,
+                  LocksetId Locks);
 
   std::vector<Node> Nodes;
   std::unordered_map<std::pair<std::uint64_t, std::uintptr_t>, StackId, PairHash>
