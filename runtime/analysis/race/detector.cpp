@@ -70,17 +70,13 @@ bool Detector::claim() {
 
 void Detector::freed(std::uintptr_t Begin, std::uintptr_t End,
                      std::uintptr_t Pc) {
-  // The bags may grow a vector of their own while this looks at them; its
-  // old storage, the detector's, is freed here again.
-  if (End > Begin && owns() && !ScanningFree) {
-    ScanningFree = true;
+  if (End > Begin && owns()) {
     // Every access recorded on the block's bytes by a procedure logically
-    // parallel with this one races with the free, as a write's would. The
-    // records of other procedures are kept, and asked about at the next
-    // hook, before it changes the bags (settleFrees()): the bags' own
-    // question may grow a vector, which this free may be freeing.
-    // Not Bags.current(), which may make the procedure's node: one that
-    // has none has recorded nothing.
+    // parallel with this one races with the free, as a write's would.
+    // Nothing here allocates: not Bags.current(), which may make the
+    // procedure's node (one that has none has recorded nothing), nor the
+    // report, which waits for the next hook (settleFrees()). The bags'
+    // find only compresses paths in place.
     ProcedureId Self = Bags.currentIfNamed();
     std::uint32_t Me = Self == kNoProcedure ? 0 : Self + 1;
     auto Size = static_cast<std::uint32_t>(
@@ -96,7 +92,7 @@ void Detector::freed(std::uintptr_t Begin, std::uintptr_t End,
         Mask &= static_cast<std::uint8_t>(0xff >> (kGranule - (End - G)));
       for (const Record &R : C->Slot) {
         if (R.empty() || R.Strand == kIgnoredStrand || R.Strand == Me ||
-            !(R.mask() & Mask))
+            !(R.mask() & Mask) || !parallel(R.Strand))
           continue;
         bool Known = false;
         for (unsigned I = 0; I < FreeRaceCount && !Known; ++I)
@@ -109,7 +105,6 @@ void Detector::freed(std::uintptr_t Begin, std::uintptr_t End,
                        G + unsigned(__builtin_ctz(R.mask() & Mask))};
       }
     }
-    ScanningFree = false;
   }
   forget(Begin, End); // also a new epoch: no answer kept from the scan
 }
@@ -123,8 +118,6 @@ void Detector::flushFreeRaces() {
   FreeRaceCount = 0;
   for (unsigned I = 0; I < Count; ++I) {
     const FreeRace &F = Pending[I];
-    if (!parallel(F.Strand))
-      continue;
     FreeSites.insert(F.Pc);
     Record Earlier;
     Earlier.set(1, F.EarlierSite, F.EarlierWrite, 0xff);

@@ -185,15 +185,14 @@ public:
   /// reading what the continuation frees), checked as a write while
   /// checking is on; then its history goes. A free may come from inside
   /// the detector's own work (a container of its own growing), so this
-  /// allocates nothing, changes no container and asks the bags nothing:
-  /// what it finds waits, in a fixed array, until the next hook or the
-  /// report (flushFreeRaces()).
+  /// allocates nothing and changes no container: the races it finds wait,
+  /// in a fixed array, until the next hook or the report
+  /// (flushFreeRaces()).
   void freed(std::uintptr_t Begin, std::uintptr_t End, std::uintptr_t Pc);
   /// Whether the code at \p Pc is a free's (report.cpp names it so).
   bool isFreeSite(std::uintptr_t Pc) const { return FreeSites.count(Pc) != 0; }
-  /// Reports the frees' races: the records they found of procedures
-  /// logically parallel with the one that freed, asked at the first hook
-  /// after the free, before it changes the bags, or at the report.
+  /// Reports the frees' races, found by freed(), at the first hook after
+  /// the free or at the report.
   void flushFreeRaces();
   void settleFrees() {
     if (__builtin_expect(FreeRaceCount != 0, false))
@@ -438,7 +437,8 @@ private:
   std::vector<Race> Races;
   std::set<std::pair<std::uintptr_t, std::uintptr_t>> Seen; // pc pairs
   std::set<std::uintptr_t> FreeSites; // the code addresses of racing frees
-  /// A race of a free found by freed(), until flushFreeRaces().
+  /// A race of a free found by freed(), until flushFreeRaces(); more than
+  /// kFreeRaces distinct ones before a hook are dropped.
   struct FreeRace {
     std::uint32_t Strand; // the earlier access's procedure, plus one
     std::uint32_t EarlierSite;
@@ -452,7 +452,6 @@ private:
   static constexpr unsigned kFreeRaces = 64; // more are dropped
   FreeRace FreeRaces[kFreeRaces];
   unsigned FreeRaceCount = 0;
-  bool ScanningFree = false; // in freed(), which a nested free skips
   std::pair<std::uintptr_t, std::uintptr_t> LastPair{};
 };
 
