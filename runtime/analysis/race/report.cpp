@@ -25,6 +25,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace weft::race {
 namespace {
@@ -35,7 +36,16 @@ constexpr std::size_t kStackFrames = kStackDepth + 1;
 struct Frame {
   std::string Function; // "??" when unknown
   std::string Location; // FILE:LINE:COL, or module+0xOFFSET
+  /// The functions this code was inlined into, innermost first: each the
+  /// call site of the one before (llvm-symbolizer's --inlines).
+  std::vector<Frame> Inliners;
 };
+
+/// The program's own main: the plugin renames it, and calls it from a
+/// wrapper that runs it on the deep stack (plugin/lower/MainStack.cpp).
+bool isMainWrapper(const std::string &Function) {
+  return Function == "__weft_main_entry";
+}
 
 /// Where llvm-symbolizer is, or "" when it is not installed.
 std::string findSymbolizer() {
@@ -70,7 +80,7 @@ public:
       if (!dladdr1(reinterpret_cast<void *>(At), &Info,
                    reinterpret_cast<void **>(&Map), RTLD_DL_LINKMAP) ||
           !Map) {
-        F = Frame{"??", hex(Pc)};
+        F = Frame{"??", hex(Pc), {}};
         continue;
       }
       std::string Module =
@@ -145,16 +155,19 @@ private:
     unlink(Name);
   }
 
+  /// The frame of a symbolizer's answer: its innermost pair, and the
+  /// pairs of the functions it was inlined into.
   static void take(Frame &F, const std::vector<std::string> &Block) {
-    if (Block.size() < 2)
-      return;
-    // The plugin renames the program's main (plugin/lower/MainStack.cpp).
-    if (Block[0] == "__weft_main")
-      F.Function = "main";
-    else if (Block[0] != "??")
-      F.Function = Block[0];
-    if (Block[1].compare(0, 2, "??") != 0)
-      F.Location = Block[1];
+    for (std::size_t I = 0; I + 1 < Block.size(); I += 2) {
+      Frame &Into = I == 0 ? F : F.Inliners.emplace_back(Frame{"??", "??", {}});
+      // The plugin renames the program's main (plugin/lower/MainStack.cpp).
+      if (Block[I] == "__weft_main")
+        Into.Function = "main";
+      else if (Block[I] != "??")
+        Into.Function = Block[I];
+      if (Block[I + 1].compare(0, 2, "??") != 0)
+        Into.Location = Block[I + 1];
+    }
   }
 
   std::map<std::uintptr_t, Frame> Frames;
@@ -175,18 +188,30 @@ void printAccess(const Detector &D, const Symbolizer &Sym, const Access &A) {
   std::fprintf(stderr, "  %s of %u byte%s in %s at %s\n", A.kind(D),
                A.S->Size, A.S->Size == 1 ? "" : "s",
                Top.Function.c_str(), Top.Location.c_str());
-  std::fprintf(stderr, "    #0 %s %s\n", Top.Function.c_str(),
-               Top.Location.c_str());
-  std::size_t N = 1;
-  bool ReachedMain = Top.Function == "main";
+  std::size_t N = 0;
+  bool ReachedMain = false;
+  // A frame and the functions it was inlined into, up to main: what calls
+  // main is the runtime's wrapper and the C library's.
+  auto print = [&](const Frame &F) {
+    for (const Frame *G = &F; !ReachedMain;) {
+      if (isMainWrapper(G->Function)) {
+        ReachedMain = true;
+        break;
+      }
+      std::fprintf(stderr, "    #%zu %s %s\n", N++, G->Function.c_str(),
+                   G->Location.c_str());
+      ReachedMain = G->Function == "main";
+      std::size_t Next = G == &F ? 0 : std::size_t(G - F.Inliners.data()) + 1;
+      if (Next >= F.Inliners.size())
+        break;
+      G = &F.Inliners[Next];
+    }
+  };
+  print(Top);
   for (std::uintptr_t Pc : D.sites().pcs(A.S->Stack, kStackFrames - 1)) {
-    // What calls main is the runtime's and the C library's.
     if (ReachedMain)
       break;
-    const Frame &F = Sym.frame(Pc);
-    std::fprintf(stderr, "    #%zu %s %s\n", N++, F.Function.c_str(),
-                 F.Location.c_str());
-    ReachedMain = F.Function == "main";
+    print(Sym.frame(Pc));
   }
 }
 
