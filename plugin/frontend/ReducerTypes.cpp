@@ -236,9 +236,17 @@ bool pointsToOthers(const Stmt *E) {
   return false;
 }
 
-bool SpawnRewriter::isReducerType(QualType T) const {
+/// Whether \p T, or a type it is sugar for, carries an annotate_type
+/// attribute; with \p Declared, only where a declaration wrote it, not
+/// where the type was deduced or substituted (auto, decltype, a template
+/// parameter), whose sugar may keep the annotation of what it came from.
+bool SpawnRewriter::hasAnnotation(QualType T, bool Declared) const {
   while (!T.isNull()) {
-    if (const auto *A = dyn_cast<AttributedType>(T.getTypePtr());
+    const Type *Sugar = T.getTypePtr();
+    if (Declared && isa<AutoType, DecltypeType, TypeOfExprType, TypeOfType,
+                        SubstTemplateTypeParmType>(Sugar))
+      return false;
+    if (const auto *A = dyn_cast<AttributedType>(Sugar);
         A && A->getAttrKind() == attr::AnnotateType)
       return true;
     QualType Next = T.getSingleStepDesugaredType(Ctx);
@@ -247,6 +255,10 @@ bool SpawnRewriter::isReducerType(QualType T) const {
     T = Next;
   }
   return false;
+}
+
+bool SpawnRewriter::isReducerType(QualType T) const {
+  return hasAnnotation(T, /*Declared=*/false);
 }
 
 bool SpawnRewriter::isReducerPointer(QualType T) const {
@@ -260,22 +272,8 @@ bool SpawnRewriter::isReducerPointer(QualType T) const {
 /// from x) keeps the annotation in its sugar but is bound to the strand's
 /// view, like any reference to the variable.
 bool SpawnRewriter::isReducerReference(QualType T) const {
-  if (!T->isReferenceType())
-    return false;
-  for (T = T.getNonReferenceType(); !T.isNull();) {
-    const Type *Sugar = T.getTypePtr();
-    if (isa<AutoType, DecltypeType, TypeOfExprType, TypeOfType,
-            SubstTemplateTypeParmType>(Sugar))
-      return false;
-    if (const auto *A = dyn_cast<AttributedType>(Sugar);
-        A && A->getAttrKind() == attr::AnnotateType)
-      return true;
-    QualType Next = T.getSingleStepDesugaredType(Ctx);
-    if (Next == T)
-      return false;
-    T = Next;
-  }
-  return false;
+  return T->isReferenceType() &&
+         hasAnnotation(T.getNonReferenceType(), /*Declared=*/true);
 }
 
 /// The alias template specialization's arguments as written, then the

@@ -257,6 +257,7 @@ private:
     clang::FunctionDecl *Identity;
     clang::FunctionDecl *Reduce;
   };
+  bool hasAnnotation(clang::QualType T, bool Declared) const;
   bool isReducerType(clang::QualType T) const;
   bool isReducerPointer(clang::QualType T) const;
   bool isReducerReference(clang::QualType T) const;
