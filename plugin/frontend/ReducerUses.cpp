@@ -100,6 +100,19 @@ Expr *SpawnRewriter::reducerView(Expr *Key, QualType T, const ReducerMonoid &M,
   return new (Ctx) ParenExpr(Loc, Loc, Deref);
 }
 
+/// The calling strand's view of the reducer whose address is \p Key, an
+/// lvalue of type \p T with the identity and reduce that \p Site names;
+/// null after an error, at the annotation or at \p Loc.
+Expr *SpawnRewriter::annotatedView(Expr *Key, QualType T,
+                                   const ReducerAnnotation &Site,
+                                   SourceLocation Loc) {
+  std::optional<ReducerMonoid> M = reducerMonoid(Site);
+  if (!M || !completeReducerType(T, Loc))
+    return nullptr;
+  makeReducerFunctions();
+  return reducerView(Key, T, *M, Loc);
+}
+
 Expr *SpawnRewriter::addressOf(Expr *LValue) {
   return UnaryOperator::Create(Ctx, LValue, UO_AddrOf,
                                Ctx.getPointerType(LValue->getType()),
@@ -325,11 +338,8 @@ bool SpawnRewriter::rewriteReducerUse(Stmt *&S, BodyWalk &Walk) {
   if (!Site || isa<ParmVarDecl>(Var))
     return true; // reported at the declaration (checkReducerDeclaration)
   QualType T = Var->getType().getCanonicalType();
-  std::optional<ReducerMonoid> M = reducerMonoid(Site);
-  if (!M || !completeReducerType(T, Loc))
-    return true;
-  makeReducerFunctions();
-  S = reducerView(addressOf(Ref), T, *M, Loc);
+  if (Expr *View = annotatedView(addressOf(Ref), T, Site, Loc))
+    S = View;
   return true;
 }
 
@@ -340,13 +350,9 @@ bool SpawnRewriter::rewriteReferenceUse(Stmt *&S, DeclRefExpr *Ref,
   ReducerAnnotation Site = reducerReferenceAnnotation(Var);
   if (!Site)
     return true; // reported at the declaration
-  SourceLocation Loc = Ref->getLocation();
   QualType T = Ref->getType().getCanonicalType();
-  std::optional<ReducerMonoid> M = reducerMonoid(Site);
-  if (!M || !completeReducerType(T, Loc))
-    return true;
-  makeReducerFunctions();
-  S = reducerView(addressOf(Ref), T, *M, Loc);
+  if (Expr *View = annotatedView(addressOf(Ref), T, Site, Ref->getLocation()))
+    S = View;
   return true;
 }
 
@@ -359,14 +365,12 @@ bool SpawnRewriter::rewriteStaticMemberUse(Stmt *&S, MemberExpr *ME,
   ME->setBase(cast<Expr>(Base));
   SourceLocation Loc = ME->getMemberLoc();
   QualType T = ME->getType().getCanonicalType();
-  std::optional<ReducerMonoid> M = reducerMonoid(reducerAnnotation(Var));
-  if (!M || !completeReducerType(T, Loc))
-    return true;
-  makeReducerFunctions();
   auto *Ref = DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(),
                                   SourceLocation(), Var, false, Loc,
                                   Var->getType(), VK_LValue);
-  Expr *View = reducerView(addressOf(Ref), T, *M, Loc);
+  Expr *View = annotatedView(addressOf(Ref), T, reducerAnnotation(Var), Loc);
+  if (!View)
+    return true;
   Expr *Object = ME->getBase();
   if (Object->HasSideEffects(Ctx)) {
     Expr *Discarded = ImplicitCastExpr::Create(
@@ -392,14 +396,11 @@ bool SpawnRewriter::rewriteMemberUse(Stmt *&S, MemberExpr *ME,
   if (Walk.ConstructorInits &&
       isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
     return true;
-  const FieldDecl *F = reducerField(ME);
-  SourceLocation Loc = ME->getMemberLoc();
   QualType T = ME->getType().getCanonicalType();
-  std::optional<ReducerMonoid> M = reducerMonoid(reducerAnnotation(F));
-  if (!M || !completeReducerType(T, Loc))
-    return true;
-  makeReducerFunctions();
-  S = reducerView(addressOf(ME), T, *M, Loc);
+  if (Expr *View = annotatedView(addressOf(ME), T,
+                                 reducerAnnotation(reducerField(ME)),
+                                 ME->getMemberLoc()))
+    S = View;
   return true;
 }
 

@@ -321,6 +321,9 @@ private:
                          clang::SourceLocation Loc);
   clang::Expr *reducerView(clang::Expr *Key, clang::QualType T,
                            const ReducerMonoid &M, clang::SourceLocation Loc);
+  clang::Expr *annotatedView(clang::Expr *Key, clang::QualType T,
+                             const ReducerAnnotation &Site,
+                             clang::SourceLocation Loc);
   clang::Expr *addressOf(clang::Expr *LValue);
   void noteReducerKey(clang::QualType Destination, const clang::Expr *Value);
   void noteReducerKey(const clang::VarDecl *Destination,
