@@ -172,15 +172,11 @@ void SpawnRewriter::addReducerLifetimes(CXXMethodDecl *Method) {
       continue;
     }
     // The companion whose cleanup unregisters, as for a local reducer.
-    auto *Companion = VarDecl::Create(
-        Ctx, Method, Loc, Loc, &Ctx.Idents.get("__weft_reducer_key"),
-        Ctx.VoidPtrTy, Ctx.getTrivialTypeSourceInfo(Ctx.VoidPtrTy, Loc),
-        SC_None);
-    Companion->setImplicit(true);
-    Companion->setInit(ImplicitCastExpr::Create(Ctx, Ctx.VoidPtrTy,
-                                                CK_BitCast, Key, nullptr,
-                                                VK_PRValue, FPOptionsOverride()));
-    Companion->addAttr(CleanupAttr::CreateImplicit(Ctx, HyperUnregister));
+    VarDecl *Companion = unregisteringKey(
+        Method,
+        ImplicitCastExpr::Create(Ctx, Ctx.VoidPtrTy, CK_BitCast, Key, nullptr,
+                                 VK_PRValue, FPOptionsOverride()),
+        Loc);
     Added.push_back(new (Ctx) DeclStmt(DeclGroupRef(Companion), Loc, Loc));
   }
   CompoundStmt *NewBlock = prepend(Ctx, Added, Block);

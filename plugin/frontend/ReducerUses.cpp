@@ -468,6 +468,20 @@ void SpawnRewriter::rewriteDefaultArgument(ParmVarDecl *P) {
     P->setDefaultArg(cast<Expr>(S));
 }
 
+/// `void *__weft_reducer_key __attribute__((cleanup(__weft_hyper_unregister)))
+/// = Init;`, in \p DC: the companion that unregisters the reducer whose
+/// key Init gives on every way out of its scope.
+VarDecl *SpawnRewriter::unregisteringKey(DeclContext *DC, Expr *Init,
+                                         SourceLocation Loc) {
+  auto *Key = VarDecl::Create(
+      Ctx, DC, Loc, Loc, &Ctx.Idents.get("__weft_reducer_key"), Ctx.VoidPtrTy,
+      Ctx.getTrivialTypeSourceInfo(Ctx.VoidPtrTy, Loc), SC_None);
+  Key->setImplicit(true);
+  Key->setInit(Init);
+  Key->addAttr(CleanupAttr::CreateImplicit(Ctx, HyperUnregister));
+  return Key;
+}
+
 void SpawnRewriter::registerLocalReducers(Stmt *&S, BodyWalk &Walk) {
   auto *DS = dyn_cast<DeclStmt>(S);
   if (!DS || Walk.Dependent)
@@ -492,14 +506,9 @@ void SpawnRewriter::registerLocalReducers(Stmt *&S, BodyWalk &Walk) {
     auto *Ref = DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(),
                                     SourceLocation(), Var, false, Loc,
                                     Var->getType(), VK_LValue);
-    auto *Key = VarDecl::Create(
-        Ctx, Var->getDeclContext(), Loc, Loc,
-        &Ctx.Idents.get("__weft_reducer_key"), Ctx.VoidPtrTy,
-        Ctx.getTrivialTypeSourceInfo(Ctx.VoidPtrTy, Loc), SC_None);
-    Key->setImplicit(true);
-    Key->setInit(hyperCall(HyperRegister, addressOf(Ref), T, *M, Loc));
-    Key->addAttr(CleanupAttr::CreateImplicit(Ctx, HyperUnregister));
-    Decls.push_back(Key);
+    Decls.push_back(unregisteringKey(
+        Var->getDeclContext(),
+        hyperCall(HyperRegister, addressOf(Ref), T, *M, Loc), Loc));
     Changed = true;
   }
   if (!Changed)

@@ -339,6 +339,8 @@ private:
                               clang::VarDecl *Var, BodyWalk &Walk);
   bool rewriteReferenceUse(clang::Stmt *&S, clang::DeclRefExpr *Ref,
                            const clang::VarDecl *Var);
+  clang::VarDecl *unregisteringKey(clang::DeclContext *DC, clang::Expr *Init,
+                                   clang::SourceLocation Loc);
   void registerLocalReducers(clang::Stmt *&S, BodyWalk &Walk);
   static bool copiedPerCall(const clang::Stmt *S);
   clang::Expr *odrUse(clang::DeclRefExpr *Ref);
