@@ -17,22 +17,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/race/detector.h"
-
-#include <dlfcn.h>
+#include "analysis/race/next_symbol.h"
 
 #include <cstddef>
 #include <cstdint>
 
 using weft::race::detector;
 using weft::race::Detector;
+using weft::race::nextSymbol;
 
 namespace {
-
-template <class Fn> Fn *real(Fn *&Slot, const char *Name) {
-  if (__builtin_expect(!Slot, false))
-    Slot = reinterpret_cast<Fn *>(dlsym(RTLD_NEXT, Name));
-  return Slot;
-}
 
 /// Checks \p Size bytes at \p Address, accessed by the call that returns
 /// to \p Pc.
@@ -44,7 +38,7 @@ void bytes(const void *Address, std::size_t Size, bool Write, void *Pc) {
 
 using StrlenFn = std::size_t(const char *);
 StrlenFn *RealStrlen;
-std::size_t length(const char *S) { return real(RealStrlen, "strlen")(S); }
+std::size_t length(const char *S) { return nextSymbol(RealStrlen, "strlen")(S); }
 
 std::size_t boundedLength(const char *S, std::size_t Max) {
   std::size_t N = 0;
@@ -60,7 +54,7 @@ std::size_t boundedLength(const char *S, std::size_t Max) {
 #define WEFT_REAL(Name, ...)                                                   \
   using Name##Type = __VA_ARGS__;                                              \
   static Name##Type *Real_##Name;                                              \
-  Name##Type *Next = real(Real_##Name, #Name)
+  Name##Type *Next = nextSymbol(Real_##Name, #Name)
 
 extern "C" {
 

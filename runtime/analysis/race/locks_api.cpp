@@ -16,22 +16,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/race/detector.h"
+#include "analysis/race/next_symbol.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 
 using weft::race::detector;
 using weft::race::Detector;
+using weft::race::nextSymbol;
 
 namespace {
-
-/// glibc's \p Name, found once. No function-local static: its guard
-/// would take a mutex, which is this file's to define.
-template <class Fn> Fn *real(Fn *&Slot, const char *Name) {
-  if (__builtin_expect(!Slot, false))
-    Slot = reinterpret_cast<Fn *>(dlsym(RTLD_NEXT, Name));
-  return Slot;
-}
 
 /// After a take that returned \p Result: 0 is success.
 int took(const volatile void *Lock, int Result) {
@@ -51,20 +44,20 @@ void released(const volatile void *Lock) {
   int Name(Type *L) {                                                          \
     using Fn = int(Type *);                                                    \
     static Fn *Real;                                                           \
-    return took(L, real(Real, #Name)(L));                                      \
+    return took(L, nextSymbol(Real, #Name)(L));                                      \
   }
 #define WEFT_TIMED_TAKE(Name, Type)                                            \
   int Name(Type *L, const struct timespec *At) {                               \
     using Fn = int(Type *, const struct timespec *);                           \
     static Fn *Real;                                                           \
-    return took(L, real(Real, #Name)(L, At));                                  \
+    return took(L, nextSymbol(Real, #Name)(L, At));                                  \
   }
 #define WEFT_RELEASE(Name, Type)                                               \
   int Name(Type *L) {                                                          \
     using Fn = int(Type *);                                                    \
     static Fn *Real;                                                           \
     released(L);                                                               \
-    return real(Real, #Name)(L);                                               \
+    return nextSymbol(Real, #Name)(L);                                               \
   }
 
 extern "C" {

@@ -18,12 +18,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/race/detector.h"
+#include "analysis/race/next_symbol.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <threads.h>
 
 using weft::race::Detector;
+using weft::race::nextSymbol;
 
 namespace {
 
@@ -56,24 +57,20 @@ auto onceUnchecked(OnceFn *Real, Flag *F, void (*Init)(void)) {
   return Real(F, &runInitialiser);
 }
 
-template <class Fn> Fn *next(const char *Name) {
-  return reinterpret_cast<Fn *>(dlsym(RTLD_NEXT, Name));
-}
-
 } // namespace
 
 extern "C" {
 
 int pthread_once(pthread_once_t *Once, void (*Init)(void)) {
   using Fn = int(pthread_once_t *, void (*)(void));
-  static Fn *Real = next<Fn>("pthread_once");
-  return onceUnchecked(Real, Once, Init);
+  static Fn *Real;
+  return onceUnchecked(nextSymbol(Real, "pthread_once"), Once, Init);
 }
 
 void call_once(once_flag *Once, void (*Init)(void)) {
   using Fn = void(once_flag *, void (*)(void));
-  static Fn *Real = next<Fn>("call_once");
-  onceUnchecked(Real, Once, Init);
+  static Fn *Real;
+  onceUnchecked(nextSymbol(Real, "call_once"), Once, Init);
 }
 
 } // extern "C"
