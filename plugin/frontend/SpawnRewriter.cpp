@@ -524,8 +524,7 @@ void SpawnRewriter::spawnCall(CallExpr *CE, const Mark &M,
 /// builtin of the compiler's own (__builtin_labs, __builtin_memcpy, a
 /// target's) has no address to call through.
 bool SpawnRewriter::spawnableCallee(const CallExpr *CE, const Mark &M) {
-  unsigned Builtin = CE->getBuiltinCallee();
-  if (!Builtin || Ctx.BuiltinInfo.isPredefinedLibFunction(Builtin))
+  if (!isCompilerBuiltinCall(CE))
     return true;
   error(M.Written, "a compiler builtin cannot be spawned: spawn a function "
                    "that calls it");

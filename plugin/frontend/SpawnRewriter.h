@@ -288,6 +288,7 @@ private:
 
   // SpawnStatements.cpp
   bool isSpawnedStatement(const clang::Stmt *S) const;
+  void takeMark(Mark &M, BodyWalk &Walk);
   bool outlineSpawnedStatement(clang::Stmt *&S, BodyWalk &Walk);
   bool outlineSpawnedExpression(clang::Stmt *&S, Mark &M, BodyWalk &Walk);
   bool isCompilerBuiltinCall(const clang::CallExpr *CE) const;

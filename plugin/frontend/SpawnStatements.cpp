@@ -239,6 +239,15 @@ static void redirect(ASTContext &Ctx, Stmt *&S,
     redirect(Ctx, Child, To, This);
 }
 
+/// Takes the spawn \p M as this walk's, handled without a call to spawn:
+/// a template pattern's, or one in error (no warning about its syncs).
+void SpawnRewriter::takeMark(Mark &M, BodyWalk &Walk) {
+  Walk.Handled.insert(&M);
+  M.Matched = true;
+  if (!Walk.Spawns++)
+    Walk.FirstSpawn = M.Written;
+}
+
 bool SpawnRewriter::outlineSpawnedStatement(Stmt *&S, BodyWalk &Walk) {
   if (!S)
     return false;
@@ -249,10 +258,7 @@ bool SpawnRewriter::outlineSpawnedStatement(Stmt *&S, BodyWalk &Walk) {
     return false;
   if (Walk.Dependent) {
     // A template's pattern spawns here; each instantiation moves its own.
-    Walk.Handled.insert(M);
-    M->Matched = true;
-    if (!Walk.Spawns++)
-      Walk.FirstSpawn = M->Written;
+    takeMark(*M, Walk);
     return false;
   }
   Expr *Call = outline(S, *M, Ctx.VoidTy, Walk);
@@ -310,10 +316,7 @@ Expr *SpawnRewriter::outline(Stmt *&S, Mark &M, QualType Result,
     if (isReducerType(Use->getType()) || isReducerReference(D->getType()))
       O.Shared.insert(D);
   auto Fail = [&](const std::string &Msg) -> Expr * {
-    Walk.Handled.insert(&M);
-    M.Matched = true;
-    if (!Walk.Spawns++)
-      Walk.FirstSpawn = M.Written;
+    takeMark(M, Walk);
     error(M.Written, Msg);
     return nullptr;
   };
