@@ -39,6 +39,7 @@ void __tsan_read_range(void *, unsigned long);
 void __tsan_write_range(void *, unsigned long);
 void __weft_race_read_range(const void *, std::uint64_t);
 void __weft_race_write_range(void *, std::uint64_t);
+void __weft_race_dead_slot(void *, std::uint64_t);
 void *__tsan_memcpy(void *, const void *, std::size_t);
 void *__tsan_memset(void *, int, std::size_t);
 void __tsan_vptr_update(void **, void *);
@@ -52,6 +53,7 @@ std::uint64_t __tsan_atomic64_compare_exchange_val(volatile std::uint64_t *,
 namespace {
 
 using weft::race::detector;
+using weft::race::Detector;
 
 class Race : public ::testing::Test {
 protected:
@@ -522,8 +524,9 @@ TEST_F(Race, FreeRacesWithAParallelAccess) {
   ASSERT_EQ(races(), 1u);
   EXPECT_TRUE(detector().races()[0].EarlierWrite);
   EXPECT_TRUE(detector().races()[0].LaterWrite);
-  EXPECT_TRUE(detector().isFreeSite(
-      detector().sites().siteOf(detector().races()[0].Later).Pc));
+  EXPECT_EQ(detector().releaseAt(
+                detector().sites().siteOf(detector().races()[0].Later).Pc),
+            Detector::Release::Free);
   void *Q = std::malloc(48);
   F = __weft_race_enter();
   __weft_race_spawn(F);
@@ -531,6 +534,34 @@ TEST_F(Race, FreeRacesWithAParallelAccess) {
   __weft_race_continue(F);
   __weft_race_sync(F);
   std::free(Q);
+  __weft_race_exit(F);
+  EXPECT_EQ(races(), 1u);
+}
+
+TEST_F(Race, ScopeEndRacesWithAParallelAccess) {
+  // A child writes a VLA of the loop body that its continuation leaves:
+  // the scope's end is an access, named so; after the sync it is none,
+  // and the slot starts fresh either way.
+  alignas(16) char Slot[32];
+  std::uint32_t F = __weft_race_enter();
+  __weft_race_spawn(F);
+  __tsan_write8(Slot + 8);
+  __weft_race_continue(F);
+  __weft_race_dead_slot(Slot, sizeof Slot);
+  __weft_race_exit(F);
+  ASSERT_EQ(races(), 1u);
+  EXPECT_EQ(detector().releaseAt(
+                detector().sites().siteOf(detector().races()[0].Later).Pc),
+            Detector::Release::ScopeEnd);
+  F = __weft_race_enter();
+  __weft_race_spawn(F);
+  __tsan_write8(Slot);
+  __weft_race_continue(F);
+  __weft_race_sync(F);
+  __weft_race_dead_slot(Slot, sizeof Slot);
+  __weft_race_spawn(F);
+  __tsan_write8(Slot); // a new variable in the slot
+  __weft_race_continue(F);
   __weft_race_exit(F);
   EXPECT_EQ(races(), 1u);
 }

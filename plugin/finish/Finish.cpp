@@ -28,8 +28,8 @@
 //   weft-race-frame             race mode only: the frames' own accesses
 //                               hidden from ThreadSanitizer, which runs
 //                               after this pass (RaceFrame.cpp), and
-//                               dead stack slots forgotten by the
-//                               detector (RaceDeadSlots.cpp)
+//                               the ends of stack slots' lives told to
+//                               the detector (RaceDeadSlots.cpp)
 //   weft-race-ranges            race mode only, last: a straight run's
 //                               accesses to one range checked by one call
 //                               (RaceRanges.cpp)

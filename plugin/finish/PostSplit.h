@@ -187,10 +187,11 @@ bool nameAccessLines(llvm::Module &M);
 /// (RaceThreadLocals.cpp). Returns true if it changed anything.
 bool hideThreadLocalsFromSanitizer(llvm::Module &M);
 
-/// In race mode: after each lifetime.end in a function that spawns, a call
-/// that makes the race detector forget the dead slot's accesses, so that
-/// the parallel children of a loop may reuse a temporary's address
-/// (RaceDeadSlots.cpp). Returns true if it changed anything.
+/// In race mode: before each stackrestore, and after each lifetime.end in
+/// a function that spawns that has none yet, the call that tells the race
+/// detector the slot's life ended: an access that races with a child still
+/// using it, after which the slot starts fresh (RaceDeadSlots.cpp). Returns
+/// true if it changed anything.
 bool forgetDeadSlotsInRace(llvm::Module &M);
 
 /// In race mode, last: in each straight run of code, the loads (stores)

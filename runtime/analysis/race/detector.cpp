@@ -69,7 +69,7 @@ bool Detector::claim() {
 }
 
 void Detector::freed(std::uintptr_t Begin, std::uintptr_t End,
-                     std::uintptr_t Pc) {
+                     std::uintptr_t Pc, Release How) {
   if (End > Begin && owns()) {
     // Every access recorded on the block's bytes by a procedure logically
     // parallel with this one races with the free, as a write's would.
@@ -102,7 +102,7 @@ void Detector::freed(std::uintptr_t Begin, std::uintptr_t End,
           FreeRaces[FreeRaceCount++] =
               FreeRace{R.Strand, R.site(), R.write(), Current, Pc, Size,
                        TheLocks.held(),
-                       G + unsigned(__builtin_ctz(R.mask() & Mask))};
+                       G + unsigned(__builtin_ctz(R.mask() & Mask)), How};
       }
     }
   }
@@ -118,7 +118,7 @@ void Detector::flushFreeRaces() {
   FreeRaceCount = 0;
   for (unsigned I = 0; I < Count; ++I) {
     const FreeRace &F = Pending[I];
-    FreeSites.insert(F.Pc);
+    ReleaseSites.emplace(F.Pc, F.How);
     Record Earlier;
     Earlier.set(1, F.EarlierSite, F.EarlierWrite, 0xff);
     report(Earlier, F.EarlierWrite, 0,
@@ -139,7 +139,7 @@ void Detector::reset() {
   Races.clear();
   Seen.clear();
   LastPair = {};
-  FreeSites.clear();
+  ReleaseSites.clear();
   FreeRaceCount = 0;
   TheLocks.reset();
   newEpoch();

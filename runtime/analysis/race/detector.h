@@ -26,6 +26,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -180,17 +182,28 @@ public:
     TheShadow.clear(Begin, End);
     newEpoch();
   }
-  /// Heap memory freed by the code at \p Pc: the free is an access that
-  /// races with any logically parallel access to the block (a child still
-  /// reading what the continuation frees), checked as a write while
-  /// checking is on; then its history goes. A free may come from inside
-  /// the detector's own work (a container of its own growing), so this
+  /// How memory stops being the program's: freed heap, or stack whose
+  /// scope the code left (a VLA, an alloca() block, a local).
+  enum class Release : unsigned char { Free, ScopeEnd };
+  /// Memory released by the code at \p Pc: the release is an access that
+  /// races with any logically parallel access to the bytes (a child still
+  /// reading what the continuation frees, or writing a VLA of a loop body
+  /// that the continuation leaves), checked as a write while checking is
+  /// on; then their history goes. A free may come from inside the
+  /// detector's own work (a container of its own growing), so this
   /// allocates nothing and changes no container: the races it finds wait,
   /// in a fixed array, until the next hook or the report
   /// (flushFreeRaces()).
-  void freed(std::uintptr_t Begin, std::uintptr_t End, std::uintptr_t Pc);
-  /// Whether the code at \p Pc is a free's (report.cpp names it so).
-  bool isFreeSite(std::uintptr_t Pc) const { return FreeSites.count(Pc) != 0; }
+  void freed(std::uintptr_t Begin, std::uintptr_t End, std::uintptr_t Pc,
+             Release How = Release::Free);
+  /// What the code at \p Pc released memory by, if it raced doing so
+  /// (report.cpp names the access so).
+  std::optional<Release> releaseAt(std::uintptr_t Pc) const {
+    auto It = ReleaseSites.find(Pc);
+    if (It == ReleaseSites.end())
+      return std::nullopt;
+    return It->second;
+  }
   /// Reports the frees' races, found by freed(), at the first hook after
   /// the free or at the report.
   void flushFreeRaces();
@@ -436,7 +449,8 @@ private:
   std::uint32_t Epoch = 1;
   std::vector<Race> Races;
   std::set<std::pair<std::uintptr_t, std::uintptr_t>> Seen; // pc pairs
-  std::set<std::uintptr_t> FreeSites; // the code addresses of racing frees
+  // The code addresses of racing releases, and what each released by.
+  std::map<std::uintptr_t, Release> ReleaseSites;
   /// A race of a free found by freed(), until flushFreeRaces(); more than
   /// kFreeRaces distinct ones before a hook are dropped.
   struct FreeRace {
@@ -448,6 +462,7 @@ private:
     std::uint32_t Size;
     LocksetId Locks;
     std::uintptr_t Address;
+    Release How;
   };
   static constexpr unsigned kFreeRaces = 64; // more are dropped
   FreeRace FreeRaces[kFreeRaces];

@@ -117,11 +117,17 @@ void __weft_race_exit(std::uint32_t Record) {
         Record, reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
 }
 
+// A stack slot's life ended where this is called (RaceDeadSlots.cpp): the
+// end is an access that races with a logically parallel one (a child still
+// writing a VLA of the loop body the continuation leaves), and the slot's
+// history goes, so that the next variable there starts fresh.
 void __weft_race_dead_slot(void *Slot, std::uint64_t Bytes) {
   if (!Slot || !Detector::follows())
     return;
   auto Begin = reinterpret_cast<std::uintptr_t>(Slot);
-  detector().ignore(Begin, Begin + Bytes, /*Ignore=*/false);
+  detector().freed(Begin, Begin + Bytes,
+                   reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)),
+                   Detector::Release::ScopeEnd);
 }
 
 // The runtime's views.cpp calls this when a reducer registers its own view

@@ -176,10 +176,12 @@ private:
 struct Access {
   const Site *S;
   bool Write;
-  /// What the report calls it: a free (Detector::freed()) is checked as
-  /// a write.
+  /// What the report calls it: a free or a scope's end
+  /// (Detector::freed()) is checked as a write.
   const char *kind(const Detector &D) const {
-    return D.isFreeSite(S->Pc) ? "free" : Write ? "write" : "read";
+    if (std::optional<Detector::Release> How = D.releaseAt(S->Pc))
+      return *How == Detector::Release::Free ? "free" : "scope end";
+    return Write ? "write" : "read";
   }
 };
 
