@@ -137,8 +137,7 @@ Hyper *findHyper(void *Key, std::size_t Size, std::size_t Align, IdentityFn I,
 using namespace weft;
 
 // Defined by the race runtime only (views.cpp says why it is weak).
-extern "C" void __weft_race_reducer_view(void *View, std::size_t Size, int Live)
-    __attribute__((weak));
+extern "C" void *__weft_race_view(__weft_reducer *R) __attribute__((weak));
 
 extern "C" {
 
@@ -148,10 +147,11 @@ void *__weft_hyper_lookup(void *Key, std::size_t Size, std::size_t Align,
   // same way).
   Worker *W = thread_worker_or_null();
   if (!W || W->views.Leftmost) {
-    // A race-mode run is serial, always leftmost: every strand's view is
-    // the variable itself, which the race runtime must not check.
-    if (__weft_race_reducer_view)
-      __weft_race_reducer_view(Key, Size, 1);
+    // A serial run, always leftmost: every strand's view is the variable
+    // itself, but for the race runtime's, which gives the strands their
+    // own (runtime/analysis/race/strand_views.h).
+    if (__weft_race_view)
+      return __weft_race_view(&findHyper(Key, Size, Align, I, R)->Base);
     return Key;
   }
   return __weft_reducer_lookup(&findHyper(Key, Size, Align, I, R)->Base);

@@ -212,12 +212,20 @@ using namespace weft;
 
 extern "C" {
 
+// Defined by the race runtime (libweft_race.a) only: a race-mode run is
+// serial, and its strands get the views of the schedule that steals every
+// continuation, whose accesses the detector checks as the strands' own
+// (runtime/analysis/race/strand_views.h); the reducer's own storage is not
+// checked. Weak, so that a program without them calls nothing.
+void __weft_race_reducer(__weft_reducer *R, int Live) __attribute__((weak));
+void *__weft_race_view(__weft_reducer *R) __attribute__((weak));
+
 void *__weft_reducer_lookup(__weft_reducer *R) {
   // No stack switch can happen in here, so the thread-local read is safe
   // without current_worker()'s barrier.
   Worker *W = thread_worker_or_null();
   if (!W || W->views.Leftmost)
-    return R->leftmost;
+    return __weft_race_view ? __weft_race_view(R) : R->leftmost;
   if (!W->views.Map)
     W->views.Map = new ViewMap();
   if (void *View = W->views.Map->find(R))
@@ -227,17 +235,10 @@ void *__weft_reducer_lookup(__weft_reducer *R) {
   return View;
 }
 
-// Defined by the race runtime (libweft_race.a) only: in a race-mode run
-// every strand's view is the reducer's own, whose accesses are then not
-// races (runtime/analysis/race/hooks.cpp). Weak, so that a program without
-// it calls nothing.
-void __weft_race_reducer_view(void *View, std::size_t Size, int Live)
-    __attribute__((weak));
-
 void __weft_reducer_register(__weft_reducer *R, void *Leftmost) {
   R->leftmost = Leftmost;
-  if (__weft_race_reducer_view)
-    __weft_race_reducer_view(Leftmost, R->view_size, 1);
+  if (__weft_race_reducer)
+    __weft_race_reducer(R, 1);
   Worker *W = current_worker();
   if (!W || W->views.Leftmost)
     return;
@@ -249,8 +250,8 @@ void __weft_reducer_register(__weft_reducer *R, void *Leftmost) {
 }
 
 void __weft_reducer_unregister(__weft_reducer *R) {
-  if (__weft_race_reducer_view)
-    __weft_race_reducer_view(R->leftmost, R->view_size, 0);
+  if (__weft_race_reducer)
+    __weft_race_reducer(R, 0);
   Worker *W = current_worker();
   if (!W || W->views.Leftmost || !W->views.Map)
     return;

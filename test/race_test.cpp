@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 extern "C" {
@@ -612,7 +613,11 @@ TEST_F(Race, StackVariablePassedByPointer) {
 
 TEST_F(Race, ReducerViewsAreIgnored) {
   static long Sum;
-  __weft_race_reducer_view(&Sum, sizeof Sum, 1);
+  __weft_reducer R{};
+  R.view_size = sizeof Sum;
+  R.view_align = alignof(long);
+  R.leftmost = &Sum;
+  __weft_race_reducer(&R, 1);
   std::uint32_t F = __weft_race_enter();
   __weft_race_spawn(F);
   __tsan_write8(&Sum);
@@ -620,7 +625,7 @@ TEST_F(Race, ReducerViewsAreIgnored) {
   __tsan_write8(&Sum);
   __weft_race_exit(F);
   EXPECT_EQ(races(), 0u);
-  __weft_race_reducer_view(&Sum, sizeof Sum, 0);
+  __weft_race_reducer(&R, 0);
   F = __weft_race_enter();
   __weft_race_spawn(F);
   __tsan_write8(&Sum);
@@ -628,6 +633,83 @@ TEST_F(Race, ReducerViewsAreIgnored) {
   __tsan_write8(&Sum);
   __weft_race_exit(F);
   EXPECT_EQ(races(), 1u) << "checked again once unregistered";
+}
+
+namespace {
+// A reducer whose view owns heap memory: a string, concatenated in order.
+void concatenate(void *, void *Left, void *Right) {
+  *static_cast<std::string *>(Left) += *static_cast<std::string *>(Right);
+}
+void emptyString(void *, void *View) { new (View) std::string(); }
+void destroyString(void *, void *View) {
+  static_cast<std::string *>(View)->~basic_string();
+}
+/// Appends \p Text to the calling strand's view, a write of its
+/// characters as instrumented code would check it.
+std::string *append(__weft_reducer *R, const char *Text) {
+  auto *View = static_cast<std::string *>(__weft_reducer_lookup(R));
+  View->append(Text);
+  __weft_race_write_range(&(*View)[0], View->size());
+  return View;
+}
+} // namespace
+
+TEST_F(Race, ContinuationsGetViewsOfTheirOwn) {
+  // As if every continuation were stolen: the child goes on with the
+  // strand's view, the continuation gets one from the identity, and the
+  // sync folds them in serial order. A view's own heap memory is then
+  // not shared by parallel strands.
+  std::string Text(64, 'x'); // no short-string storage inside the view
+  Text.clear();
+  __weft_reducer R{&concatenate, &emptyString, &destroyString,
+                   sizeof(std::string), alignof(std::string), nullptr};
+  __weft_reducer_register(&R, &Text);
+  std::uint32_t F = __weft_race_enter();
+  EXPECT_EQ(append(&R, "a"), &Text);
+  __weft_race_spawn(F);
+  EXPECT_EQ(append(&R, "b"), &Text) << "a child goes on with its strand's";
+  __weft_race_continue(F);
+  std::string *First = append(&R, "c");
+  EXPECT_NE(First, &Text) << "a continuation starts a strand";
+  __weft_race_spawn(F);
+  EXPECT_EQ(append(&R, "d"), First);
+  __weft_race_continue(F);
+  std::string *Second = append(&R, "e");
+  EXPECT_NE(Second, First);
+  __weft_race_sync(F);
+  EXPECT_EQ(append(&R, "f"), &Text);
+  __weft_race_exit(F);
+  __weft_reducer_unregister(&R);
+  EXPECT_EQ(Text, "abcdef");
+  EXPECT_EQ(races(), 0u);
+}
+
+TEST_F(Race, ViewsFoldAtTheImplicitSync) {
+  // A function that ends without a sync of its own folds its strands'
+  // views at its end, into the strand of its caller, which is itself a
+  // continuation here.
+  std::string Text(64, 'x');
+  Text.clear();
+  __weft_reducer R{&concatenate, &emptyString, &destroyString,
+                   sizeof(std::string), alignof(std::string), nullptr};
+  __weft_reducer_register(&R, &Text);
+  std::uint32_t Outer = __weft_race_enter();
+  __weft_race_spawn(Outer);
+  append(&R, "1");
+  __weft_race_continue(Outer);
+  std::uint32_t Inner = __weft_race_enter();
+  std::string *Strand = append(&R, "2");
+  __weft_race_spawn(Inner);
+  append(&R, "3");
+  __weft_race_continue(Inner);
+  EXPECT_NE(append(&R, "4"), Strand);
+  __weft_race_exit(Inner);
+  EXPECT_EQ(append(&R, "5"), Strand) << "folded into the caller's strand";
+  __weft_race_exit(Outer);
+  EXPECT_EQ(append(&R, "6"), &Text);
+  __weft_reducer_unregister(&R);
+  EXPECT_EQ(Text, "123456");
+  EXPECT_EQ(races(), 0u);
 }
 
 TEST_F(Race, ReducerRegisteredWithTheRuntime) {

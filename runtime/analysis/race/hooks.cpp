@@ -21,6 +21,7 @@
 
 #include "analysis/race/detector.h"
 #include "analysis/race/race_abi.h"
+#include "analysis/race/strand_views.h"
 
 #include "config.h"
 
@@ -83,6 +84,7 @@ alignas(Detector) unsigned char DetectorStorage[sizeof(Detector)];
 
 using weft::race::detector;
 using weft::race::Detector;
+using weft::race::strandViews;
 
 extern "C" {
 
@@ -92,7 +94,11 @@ void __weft_race_anchor(void) {}
 // where). A thread other than the followed one is not checked.
 
 std::uint32_t __weft_race_enter(void) {
-  return Detector::follows() ? detector().enter() : 0;
+  if (!Detector::follows())
+    return 0;
+  std::uint32_t Record = detector().enter();
+  strandViews().entered(Record);
+  return Record;
 }
 
 void __weft_race_spawn(std::uint32_t Record) {
@@ -101,20 +107,31 @@ void __weft_race_spawn(std::uint32_t Record) {
 }
 
 void __weft_race_continue(std::uint32_t Record) {
-  if (Detector::follows())
-    detector().resume(
-        Record, reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
+  if (!Detector::follows())
+    return;
+  detector().resume(
+      Record, reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
+  strandViews().continued(Record);
 }
 
+// The views fold after the detector's sync, so that what the reduce
+// callbacks read and write follows every strand that used the views.
 void __weft_race_sync(std::uint32_t Record) {
-  if (Detector::follows())
-    detector().sync(Record);
+  if (!Detector::follows())
+    return;
+  detector().sync(Record);
+  strandViews().synced(Record);
 }
 
 void __weft_race_exit(std::uint32_t Record) {
-  if (Detector::follows())
-    detector().exit(
-        Record, reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
+  if (!Detector::follows())
+    return;
+  if (strandViews().hasStrands(Record)) { // the implicit sync, then the end
+    detector().sync(Record);
+    strandViews().synced(Record);
+  }
+  detector().exit(
+      Record, reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
 }
 
 // A stack slot's life ended where this is called (RaceDeadSlots.cpp): the
@@ -130,14 +147,25 @@ void __weft_race_dead_slot(void *Slot, std::uint64_t Bytes) {
                    Detector::Release::ScopeEnd);
 }
 
-// The runtime's views.cpp calls this when a reducer registers its own view
-// (and when it unregisters): in a serial run every strand's view is that
-// one, so accesses to it are never races.
-void __weft_race_reducer_view(void *View, std::size_t Size, int Live) {
-  if (!View || !Detector::follows())
+// The runtime's reducers (views.cpp, hyper.cpp) announce each reducer
+// while it lives: its own storage is then not checked (in a serial run the
+// leftmost strands use it, each its own part of the work), and the views
+// of the other strands are the race runtime's (strand_views.h).
+void __weft_race_reducer(__weft_reducer *R, int Live) {
+  if (!R || !Detector::follows())
     return;
-  auto Begin = reinterpret_cast<std::uintptr_t>(View);
-  detector().ignore(Begin, Begin + Size, Live != 0);
+  auto Begin = reinterpret_cast<std::uintptr_t>(R->leftmost);
+  if (Live) {
+    detector().ignore(Begin, Begin + R->view_size, true);
+    strandViews().registered(R);
+  } else {
+    strandViews().unregistered(R);
+    detector().ignore(Begin, Begin + R->view_size, false);
+  }
+}
+
+void *__weft_race_view(__weft_reducer *R) {
+  return Detector::follows() ? strandViews().view(R) : R->leftmost;
 }
 
 } // extern "C"

@@ -1,0 +1,149 @@
+//===- strand_views.cpp - Reducer views as if every continuation were stolen //
+//
+// strand_views.h says why and how. Only the followed thread calls in here
+// (the hooks and the runtime's lookups check Detector::follows() first).
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/race/strand_views.h"
+
+#include <algorithm>
+#include <new>
+
+namespace weft::race {
+namespace {
+
+void *newIdentityView(__weft_reducer *R) {
+  void *Memory = ::operator new(R->view_size, std::align_val_t(R->view_align));
+  R->identity(R, Memory);
+  return Memory;
+}
+
+void deleteView(__weft_reducer *R, void *Memory) {
+  if (R->destroy)
+    R->destroy(R, Memory);
+  ::operator delete(Memory, std::align_val_t(R->view_align));
+}
+
+/// Left = Left op Right; Right, a view made here, is gone.
+void reduceInto(__weft_reducer *R, void *Left, void *Right) {
+  R->reduce(R, Left, Right);
+  deleteView(R, Right);
+}
+
+} // namespace
+
+void StrandViews::entered(std::uint32_t Record) {
+  unwindTo(Record);
+  if (Records.size() <= Record)
+    Records.resize(Record + 1);
+  Records[Record] = RecordState{};
+}
+
+void StrandViews::continued(std::uint32_t Record) {
+  unwindTo(Record);
+  if (Records.size() <= Record)
+    Records.resize(Record + 1);
+  RecordState &State = Records[Record];
+  if (State.Continuations++ == 0) {
+    State.Outer = Owner;
+    Owner = Record;
+  }
+}
+
+void StrandViews::synced(std::uint32_t Record) {
+  unwindTo(Record);
+  if (hasStrands(Record))
+    fold(Record);
+}
+
+void *StrandViews::view(__weft_reducer *R) {
+  if (Owner == kLeftmost)
+    return R->leftmost;
+  if (View *Mine = find(Owner, R))
+    return Mine->Memory;
+  void *Memory = newIdentityView(R);
+  Views.push_back(View{Owner, Records[Owner].Continuations, R, Memory});
+  return Memory;
+}
+
+void StrandViews::registered(__weft_reducer *R) {
+  // Built in a strand other than the leftmost: that strand's view is the
+  // reducer's own storage (as in the runtime's views.cpp).
+  if (Owner != kLeftmost)
+    Views.push_back(
+        View{Owner, Records[Owner].Continuations, R, R->leftmost});
+}
+
+void StrandViews::unregistered(__weft_reducer *R) {
+  std::vector<View> Mine;
+  auto Others = std::stable_partition(
+      Views.begin(), Views.end(),
+      [R](const View &V) { return V.Reducer != R; });
+  Mine.assign(Others, Views.end());
+  Views.erase(Others, Views.end());
+  for (const View &V : Mine)
+    if (V.Memory != R->leftmost)
+      reduceInto(R, R->leftmost, V.Memory);
+}
+
+StrandViews::View *StrandViews::find(std::uint32_t Record, __weft_reducer *R) {
+  std::uint32_t Continuation = Records[Record].Continuations;
+  for (auto It = Views.rbegin(); It != Views.rend(); ++It)
+    if (It->Reducer == R && It->Record == Record &&
+        It->Continuation == Continuation)
+      return &*It;
+  return nullptr;
+}
+
+void StrandViews::unwindTo(std::uint32_t Record) {
+  for (std::size_t Top = Records.size(); Top > std::size_t(Record) + 1; --Top)
+    if (Records[Top - 1].Continuations != 0)
+      fold(static_cast<std::uint32_t>(Top - 1));
+}
+
+void StrandViews::fold(std::uint32_t Record) {
+  RecordState &State = Records[Record];
+  Owner = State.Outer;
+  State = RecordState{};
+  // The record's views, in the serial order they were made in (strand by
+  // strand), leave the list before any reduce callback runs.
+  std::vector<View> Right;
+  auto Others = std::stable_partition(
+      Views.begin(), Views.end(),
+      [Record](const View &V) { return V.Record != Record; });
+  Right.assign(Others, Views.end());
+  Views.erase(Others, Views.end());
+  for (const View &V : Right)
+    foldInto(V);
+}
+
+void StrandViews::foldInto(const View &Right) {
+  __weft_reducer *R = Right.Reducer;
+  bool Own = Right.Memory == R->leftmost;
+  if (Owner == kLeftmost) {
+    if (!Own)
+      reduceInto(R, R->leftmost, Right.Memory);
+    return;
+  }
+  if (View *Left = find(Owner, R)) {
+    if (!Own)
+      reduceInto(R, Left->Memory, Right.Memory);
+    return;
+  }
+  // The strand continued has no view yet: the identity's op Right is Right.
+  Views.push_back(
+      View{Owner, Records[Owner].Continuations, R, Right.Memory});
+}
+
+StrandViews &strandViews() {
+  // Made on first use, by the followed thread only, and never destroyed:
+  // a pointer, constant-initialized, without a guard (whose lock the race
+  // runtime's own pthread functions would see).
+  static StrandViews *Instance = nullptr;
+  if (__builtin_expect(!Instance, false))
+    Instance = new StrandViews();
+  return *Instance;
+}
+
+} // namespace weft::race
