@@ -95,6 +95,7 @@ std::size_t stringBytes(const char *S, long Max) {
   return N < std::size_t(Max) ? N + 1 : N;
 }
 
+/// The same for a wide string, \p Max in characters.
 std::size_t wideStringBytes(const wchar_t *S, long Max) {
   std::size_t N = 0;
   while ((Max < 0 || N < std::size_t(Max)) && S[N])
