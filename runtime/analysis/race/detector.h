@@ -110,6 +110,15 @@ public:
       Stack.pop_back();
     }
   }
+  /// A C library function the runtime checks (stdio_api.cpp) may write
+  /// the stack of its uninstrumented callers (libstdc++'s number
+  /// formatting sprintf's into its own frame's buffer), below every frame
+  /// funcEntry saw: down to \p Frame, the checking function's own, the
+  /// stack is dead at the next hook as well.
+  void libraryFrame(std::uintptr_t Frame) {
+    if (Frame < LowestFrame)
+      LowestFrame = Frame;
+  }
   /// Checks and records an access; the common one, inside one granule,
   /// without a loop, and not at all when the filter says it changes
   /// nothing (filtered()).

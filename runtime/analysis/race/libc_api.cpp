@@ -11,8 +11,8 @@
 // (found with dlsym, which resolves glibc's per-CPU variants).
 //
 // qsort reads and writes its whole array (its comparisons, the program's
-// own code, are checked as they run). printf's and scanf's arguments and
-// I/O buffers are not checked (docs/race.md).
+// own code, are checked as they run). printf, scanf and the stream
+// functions are checked the same way in stdio_api.cpp.
 //
 //===----------------------------------------------------------------------===//
 
