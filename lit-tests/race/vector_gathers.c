@@ -5,26 +5,29 @@
  * write of one. A gather whose indices avoid the written element, a
  * masked gather and a masked load whose masks leave it out, and a masked
  * store whose mask leaves out the element the continuation reads race with
- * nothing, and neither does anything after the sync: three races. The
- * masks in memory keep the x86 intrinsics at -O2; the constant one becomes
- * a generic llvm.masked.store there. In C and C++, at -O0 and -O2.
+ * nothing, and neither does anything after the sync. A masked store whose
+ * mask is all on races with a read of its last element: four races. The
+ * masks in memory keep the x86 intrinsics at -O2; there the constant one
+ * that leaves a lane out becomes a generic llvm.masked.store, and the one
+ * all on a plain 32-byte store, which ThreadSanitizer has no call for. In
+ * C and C++, at -O0 and -O2.
  * REQUIRES: avx2
  * RUN: %weftcc --weft-race -mavx2 -O0 -g %s -o %t0
- * RUN: %expect-races 3 66 %t0 | FileCheck %s
+ * RUN: %expect-races 4 66 %t0 | FileCheck %s
  * RUN: %weftcc --weft-race -mavx2 -O2 -g %s -o %t2
- * RUN: %expect-races 3 66 %t2 | FileCheck %s
+ * RUN: %expect-races 4 66 %t2 | FileCheck %s
  * RUN: %weftcxx -x c++ --weft-race -mavx2 -O0 -g %s -o %t0cxx
- * RUN: %expect-races 3 66 %t0cxx | FileCheck %s
+ * RUN: %expect-races 4 66 %t0cxx | FileCheck %s
  * RUN: %weftcxx -x c++ --weft-race -mavx2 -O2 -g %s -o %t2cxx
- * RUN: %expect-races 3 66 %t2cxx | FileCheck %s
- * CHECK: gathered 560 84 517 seen 5 0 kept 49 loaded 8.0 1.0 after -1 2.5 9.0
+ * RUN: %expect-races 4 66 %t2cxx | FileCheck %s
+ * CHECK: gathered 560 84 517 seen 5 0 3 kept 49 loaded 8.0 1.0 after -1 2.5 9.0
  */
 #include <cilk/cilk.h>
 #include <immintrin.h>
 #include <stdio.h>
 
 int table[16];
-int out[8], kept[8];
+int out[8], kept[8], all[8];
 float weights[8];
 double partial[4];
 /* Masks the optimizer cannot fold into the intrinsics. */
@@ -63,6 +66,12 @@ __attribute__((noinline)) void store_all_but_six(void) {
   _mm256_maskstore_epi32(kept, mask, _mm256_set1_epi32(7));
 }
 
+/* At -O2 a plain store of the whole vector: one check of 32 bytes. */
+__attribute__((noinline)) void store_all_eight(void) {
+  __m256i mask = _mm256_set1_epi32(-1);
+  _mm256_maskstore_epi32(all, mask, _mm256_set1_epi32(3)); // CHECK-DAG: write of {{4|32}} bytes in store_all_eight{{.*}}vector_gathers.c:[[@LINE]]:
+}
+
 __attribute__((noinline)) void load_first_four(void) {
   __m256i mask = _mm256_loadu_si256((const __m256i *)first_four);
   __m256 v = _mm256_maskload_ps(weights, mask); // CHECK-DAG: read of 4 bytes in load_first_four{{.*}}vector_gathers.c:[[@LINE]]:
@@ -96,8 +105,10 @@ int main(void) {
 
   cilk_spawn store_first_four();
   cilk_spawn store_all_but_six();
+  cilk_spawn store_all_eight();
   int seen = out[2]; // CHECK-DAG: read of 4 bytes in main{{.*}}vector_gathers.c:[[@LINE]]:
   int untouched = kept[6];
+  int last = all[7]; // CHECK-DAG: read of 4 bytes in main{{.*}}vector_gathers.c:[[@LINE]]:
   cilk_sync;
 
   cilk_spawn load_first_four();
@@ -109,10 +120,10 @@ int main(void) {
   float loaded_sum = 0;
   for (int i = 0; i < 8; ++i)
     loaded_sum += loaded[i];
-  printf("gathered %d %d %d seen %d %d kept %d loaded %.1f %.1f after %d %.1f "
+  printf("gathered %d %d %d seen %d %d %d kept %d loaded %.1f %.1f after %d %.1f "
          "%.1f\n",
          sum_ints(gathered, 8), sum_ints(odd, 4), sum_ints(masked, 8), seen,
-         untouched, sum_ints(kept, 8), loaded_sum, loaded_pd[0] + loaded_pd[1],
+         untouched, last, sum_ints(kept, 8), loaded_sum, loaded_pd[0] + loaded_pd[1],
          table[6], weights[1], partial[3]);
   return 0;
 }

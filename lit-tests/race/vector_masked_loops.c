@@ -47,7 +47,7 @@ int main(void) {
 
   cilk_spawn copy_positive(dst, src, N);
   int copied = dst[9]; // CHECK-DAG: read of 4 bytes in main{{.*}}vector_masked_loops.c:[[@LINE]]:
-  int skipped = dst[10];
+  int skipped = dst[20];
   cilk_sync;
 
   int total = cilk_spawn sum_flagged(values, flags, N);
