@@ -26,7 +26,8 @@
 # tree holds lib/libweft_race.a, the race detector's archive that
 # `--weft-race` links: the weft_race target); mpi (the build found MPI and
 # built examples/mpi, and mpiexec runs); openmpi (that MPI is Open MPI, for
-# tests that use its mpirun options).
+# tests that use its mpirun options); avx2 (the CPU has AVX2, by
+# /proc/cpuinfo, for tests that run AVX2 instructions).
 import os
 import shutil
 import subprocess
@@ -79,6 +80,22 @@ if shutil.which("gcc", path=config.environment["PATH"]) and \
     config.available_features.add("gcc")
 if os.path.exists(os.path.join(config.weft_lib_dir, "libweft_race.a")):
     config.available_features.add("weft-race-archive")
+
+
+def cpu_flags():
+    """The CPU's feature flags as Linux lists them (none elsewhere)."""
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+if "avx2" in cpu_flags():
+    config.available_features.add("avx2")
 
 
 def mpi_missing():

@@ -33,6 +33,8 @@ bool addPostSplitPass(StringRef Name, ModulePassManager &MPM) {
     MPM.addPass(RaceLocationsPass());
   else if (Name == "weft-race-thread-locals")
     MPM.addPass(RaceThreadLocalsPass());
+  else if (Name == "weft-race-vector-accesses")
+    MPM.addPass(RaceVectorAccessesPass());
   else if (Name == "weft-race-ranges")
     MPM.addPass(RaceRangesPass());
   else if (Name == "weft-inline-fast-path")

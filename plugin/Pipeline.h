@@ -25,6 +25,7 @@ namespace weft {
 ///   weft-rethrow-exits
 ///   weft-restore-thread-locals
 ///   weft-race-frame                      (race mode only)
+///   weft-race-vector-accesses            (race mode only)
 ///   weft-race-ranges                     (race mode only)
 ///
 /// When \p InPipelines is set (the Clang plugin), it also runs the first two

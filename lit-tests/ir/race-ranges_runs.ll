@@ -6,7 +6,8 @@
 ; them out; and that it leaves alone a lone access, a gap, another source
 ; location, a run that a call or an atomic ends, a volatile access, a stack
 ; slot whose address does not escape, an access already marked, and a
-; function ThreadSanitizer does not instrument.
+; function ThreadSanitizer does not instrument; but that it checks a lone
+; access whose size ThreadSanitizer has no call for.
 ;
 ; RUN: %opt-weft -passes=weft-race-ranges -S %s | FileCheck %s
 
@@ -105,6 +106,19 @@ define void @slots(ptr %frame) sanitize_thread {
   store i64 4, ptr %shared8, align 8
   store i64 5, ptr %frame, align 8, !nosanitize !4
   store i64 6, ptr %frame8, align 8, !nosanitize !4
+  ret void
+}
+
+; A lone access of a size ThreadSanitizer has no call for (an AVX
+; vector's 32 bytes) is a range of its own; a lone 16 bytes stays TSan's.
+; CHECK-LABEL: define void @lone_avx_vector(
+; CHECK-NEXT:    call void @__weft_race_write_range(ptr %p, i64 32)
+; CHECK-NEXT:    store <8 x i32> %v, ptr %p, align 4, !nosanitize
+; CHECK-NEXT:    store <4 x i32> %w, ptr %q, align 4{{$}}
+; CHECK-NEXT:    ret void
+define void @lone_avx_vector(ptr %p, ptr %q, <8 x i32> %v, <4 x i32> %w) sanitize_thread {
+  store <8 x i32> %v, ptr %p, align 4
+  store <4 x i32> %w, ptr %q, align 4
   ret void
 }
 

@@ -30,6 +30,9 @@
 //                               after this pass (RaceFrame.cpp), and
 //                               the ends of stack slots' lives told to
 //                               the detector (RaceDeadSlots.cpp)
+//   weft-race-vector-accesses   race mode only: gathers, scatters, masked
+//                               loads and stores checked lane by lane
+//                               (RaceVectorAccesses.cpp)
 //   weft-race-ranges            race mode only, last: a straight run's
 //                               accesses to one range checked by one call
 //                               (RaceRanges.cpp)
@@ -164,7 +167,8 @@ PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Changed |= hideThreadLocalsFromSanitizer(M);
     Changed |= hideFramesFromSanitizer(M);
     Changed |= forgetDeadSlotsInRace(M);
-    // After the dead slots' calls, which end runs.
+    Changed |= checkVectorAccessesByLane(M);
+    // After the dead slots' and the lanes' calls, which end runs.
     Changed |= checkAccessRunsAsRanges(M);
   }
   return preserved(Changed);

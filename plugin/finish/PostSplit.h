@@ -103,6 +103,14 @@ public:
   static bool isRequired() { return true; }
 };
 
+/// "weft-race-vector-accesses": checkVectorAccessesByLane (race mode only).
+class RaceVectorAccessesPass
+    : public llvm::PassInfoMixin<RaceVectorAccessesPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
 /// "weft-frame-to-stack": placeFramesOnStack, which also sinks each
 /// frame's initialisation.
 class FrameToStackPass : public llvm::PassInfoMixin<FrameToStackPass> {
@@ -194,11 +202,22 @@ bool hideThreadLocalsFromSanitizer(llvm::Module &M);
 /// true if it changed anything.
 bool forgetDeadSlotsInRace(llvm::Module &M);
 
+/// In race mode: before each gather, scatter, masked load or store (the
+/// generic llvm.masked.* and the x86 AVX, AVX2 and AVX-512 ones), which
+/// ThreadSanitizer does not instrument, a check of each lane's element,
+/// taken when the lane's mask bit is on (RaceVectorAccesses.cpp). Returns
+/// true if it changed anything.
+bool checkVectorAccessesByLane(llvm::Module &M);
+
+/// Whether \p I is an access that checkVectorAccessesByLane checks.
+bool isVectorLaneAccess(llvm::Instruction &I);
+
 /// In race mode, last: in each straight run of code, the loads (stores)
 /// of one base pointer and source location that together touch one
 /// contiguous range are checked by one call of the detector instead of
-/// ThreadSanitizer's one per access (RaceRanges.cpp). Returns true if it
-/// changed anything.
+/// ThreadSanitizer's one per access, and so is a lone access of a size
+/// ThreadSanitizer has no call for (32 or 64 bytes: AVX vectors)
+/// (RaceRanges.cpp). Returns true if it changed anything.
 bool checkAccessRunsAsRanges(llvm::Module &M);
 
 /// Whether \p I is the empty asm that lets a spawn's destination escape

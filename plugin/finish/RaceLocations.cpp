@@ -8,8 +8,9 @@
 // say `file.cpp:0:0` for one side of the race, which names no line.
 //
 // So in race mode, before ThreadSanitizer runs, each access it may
-// instrument (a load, a store, an atomic, a memory intrinsic) that has no
-// line of its own takes the nearest line in its block: the next
+// instrument (a load, a store, an atomic, a memory intrinsic), or that
+// RaceVectorAccesses.cpp checks lane by lane (a gather, a masked load or
+// store), that has no line of its own takes the nearest line in its block: the next
 // instruction's with a line (for a hoisted load, the loop's own branch or
 // the code the loop begins with), else the previous one's, else that of
 // the block's single predecessor's terminator, else the function's line.
@@ -34,10 +35,12 @@ using namespace llvm;
 namespace weft {
 namespace {
 
-/// Whether ThreadSanitizer may instrument \p I.
-bool isAccess(const Instruction &I) {
+/// Whether ThreadSanitizer may instrument \p I, or a check per lane will
+/// (RaceVectorAccesses.cpp, which takes \p I's location).
+bool isAccess(Instruction &I) {
   return isa<LoadInst, StoreInst, AtomicRMWInst, AtomicCmpXchgInst,
-             MemIntrinsic>(I);
+             MemIntrinsic>(I) ||
+         isVectorLaneAccess(I);
 }
 
 bool hasLine(const Instruction &I) {

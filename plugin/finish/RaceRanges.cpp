@@ -40,6 +40,13 @@
 // hidden by RaceFrame.cpp) is left alone, as are atomic and volatile
 // accesses, which TSan reports by their own calls.
 //
+// A group of one access is left to TSan too, unless TSan has no call for
+// its size: it checks accesses of 1, 2, 4, 8 and 16 bytes only, and skips
+// the rest, AVX's 32-byte vectors and AVX-512's 64-byte ones among them
+// (a loop vectorized for -mavx2 that the optimizer did not unroll, or a
+// masked store whose mask is all on, which InstCombine makes a plain
+// store). Such an access is a range check of its own.
+//
 //===----------------------------------------------------------------------===//
 
 #include "finish/PostSplit.h"
@@ -56,6 +63,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <tuple>
@@ -152,10 +160,16 @@ bool endsRun(const Instruction &I) {
 /// order.
 using GroupKey = std::tuple<Value *, unsigned, DILocation *>;
 
+/// Whether ThreadSanitizer has a call for an access of \p Bytes.
+bool tsanChecksSize(uint64_t Bytes) {
+  return Bytes <= 16 && isPowerOf2_64(Bytes);
+}
+
 /// Replaces the checks of \p Members' accesses, sorted by offset, that
-/// form one contiguous range of two or more with one range check.
+/// form one contiguous range with one range check: of two or more, or of
+/// one that ThreadSanitizer would not check.
 bool checkAsOneRange(ArrayRef<Access *> Members, Module &M) {
-  if (Members.size() < 2)
+  if (Members.size() < 2 && tsanChecksSize(Members.front()->Bytes))
     return false;
   const Access &First = *Members.front();
   int64_t Low = First.Offset;
@@ -193,7 +207,7 @@ bool checkAsOneRange(ArrayRef<Access *> Members, Module &M) {
 
 /// One range check per contiguous stretch of each group of \p Run.
 bool checkRunAsRanges(SmallVectorImpl<Access> &Run, Module &M) {
-  if (Run.size() < 2)
+  if (Run.empty())
     return false;
   SmallDenseMap<GroupKey, SmallVector<Access *, 8>, 8> Groups;
   SmallVector<GroupKey, 8> Order; // deterministic output

@@ -82,7 +82,6 @@
 #include "lower/parallel_for/ParallelFor.h"
 #include "shared/SourceErrors.h"
 #include "lower/SpawnLowering.h"
-#include "analysis/RaceScopeEnds.h"
 #include "analysis/WorkSpan.h"
 
 #include "weft/frame_abi.h"
@@ -319,11 +318,8 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
       LLVM_DEBUG(dbgs() << "weft: lowering " << F->getName() << " ("
                         << Spawns.size() << " spawns)\n");
       WorkSpanHooks *Calls = Hooks ? &*Hooks : nullptr;
-      if (SpawnLowering(*F, RT, Calls).run(Spawns, Syncs)) {
-        if (Mode == Analysis::Race)
-          reportScopeEnds(*F);
+      if (SpawnLowering(*F, RT, Calls).run(Spawns, Syncs))
         continue;
-      }
     }
     // No spawn (a sync in a function that never spawns is a no-op), or an
     // error was reported: drop whatever marks are left.

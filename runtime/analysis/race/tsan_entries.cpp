@@ -2,16 +2,20 @@
 //
 // A race-mode module is compiled with `-fsanitize=thread
 // -fno-sanitize-link-runtime`: clang-19's ThreadSanitizer pass instruments
-// every memory access that may be shared and every function's entry and
-// exit, and this file, not ThreadSanitizer's runtime, defines what it
-// calls (LLVM's ThreadSanitizer.cpp has the list): plain, unaligned,
-// volatile and compound accesses of 1 to 16 bytes, ranges, vtable-pointer
-// updates and reads, and the memory intrinsics, which access their whole
-// ranges and then do their work. The atomics are in tsan_atomics.cpp.
+// every load, store and memory intrinsic that may be shared and every
+// function's entry and exit, and this file, not ThreadSanitizer's runtime,
+// defines what it calls (LLVM's ThreadSanitizer.cpp has the list): plain,
+// unaligned, volatile and compound accesses of 1 to 16 bytes, ranges,
+// vtable-pointer updates and reads, and the memory intrinsics, which
+// access their whole ranges and then do their work. The atomics are in
+// tsan_atomics.cpp.
 //
 // It also defines Weft's own range checks, which the plugin emits instead
 // of ThreadSanitizer's calls for a straight run of accesses to one range
-// (plugin/finish/RaceRanges.cpp).
+// and for an access of a size ThreadSanitizer has no call for
+// (plugin/finish/RaceRanges.cpp), and for each lane of a gather, scatter,
+// masked load or masked store, which it does not instrument at all
+// (plugin/finish/RaceVectorAccesses.cpp).
 //
 // An access's code address is where its __tsan_ call returns to, in the
 // instrumented function; its call stack is the function entries' (each
