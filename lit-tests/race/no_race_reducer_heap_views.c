@@ -86,7 +86,7 @@ static void join(void *left, void *right) {
 
 int main(void) {
   list_reducer numbers = {NULL, 0, 0};
-  collect(&numbers, 0, 200);
+  collect(__builtin_addressof(numbers), 0, 200);
   int ordered = 1;
   long sum = 0;
   for (size_t i = 0; i < numbers.count; ++i) {
