@@ -3,13 +3,19 @@
 // `pthread_once`, C11's `call_once` and C++'s `std::call_once` (which
 // libstdc++ builds on pthread_once) run an initialiser once, and every
 // caller returns only after it has finished: what it wrote is ordered
-// before everything the callers do next. In the detector's serial run the
+// before everything the callers do next. So does C++'s initialisation of a
+// function-local static: the first caller to get the guard
+// (`__cxa_guard_acquire` returns 1) constructs the object and releases the
+// guard (`__cxa_guard_release`, or `__cxa_guard_abort` if the constructor
+// throws), and every other caller waits for it or finds it done. In the detector's serial run the
 // first caller runs it, and a logically parallel caller that then reads
 // what it set up would be reported as racing with it.
 //
-// So the race runtime defines both functions, in front of glibc's (a
-// program linked with libweft_race.a has them in its executable, which the
-// dynamic linker prefers): the initialiser runs with checking off
+// So the race runtime defines these functions, in front of glibc's and
+// libstdc++'s (a program linked with libweft_race.a has them in its
+// executable, which the dynamic linker prefers): the initialiser, or the
+// static's construction between the guard's acquire and its release, runs
+// with checking off
 // (Detector::disableChecking(), as <cilk/cilksan.h>'s call does), so its
 // accesses are neither checked nor recorded. What that gives up, a race
 // between the initialiser and a parallel access that does not go through
@@ -22,6 +28,8 @@
 
 #include <pthread.h>
 #include <threads.h>
+
+#include <cstdint>
 
 using weft::race::Detector;
 using weft::race::nextSymbol;
@@ -57,6 +65,20 @@ auto onceUnchecked(OnceFn *Real, Flag *F, void (*Init)(void)) {
   return Real(F, &runInitialiser);
 }
 
+/// The guards whose static this thread is constructing with checking off,
+/// innermost last (a constructor may initialise another static).
+thread_local std::uint64_t *ConstructingUnder[kNested];
+thread_local unsigned Constructing = 0;
+
+/// After the guard's release or abort: checking on again if its acquire
+/// turned it off.
+void constructed(std::uint64_t *Guard) {
+  if (Constructing && ConstructingUnder[Constructing - 1] == Guard) {
+    --Constructing;
+    Detector::enableChecking();
+  }
+}
+
 } // namespace
 
 extern "C" {
@@ -71,6 +93,32 @@ void call_once(once_flag *Once, void (*Init)(void)) {
   using Fn = void(once_flag *, void (*)(void));
   static Fn *Real;
   onceUnchecked(nextSymbol(Real, "call_once"), Once, Init);
+}
+
+// The Itanium C++ ABI's guard of a function-local static (a 64-bit word).
+int __cxa_guard_acquire(std::uint64_t *Guard) {
+  using Fn = int(std::uint64_t *);
+  static Fn *Real;
+  int MustConstruct = nextSymbol(Real, "__cxa_guard_acquire")(Guard);
+  if (MustConstruct && Detector::follows() && Constructing < kNested) {
+    Detector::disableChecking();
+    ConstructingUnder[Constructing++] = Guard;
+  }
+  return MustConstruct;
+}
+
+void __cxa_guard_release(std::uint64_t *Guard) {
+  using Fn = void(std::uint64_t *);
+  static Fn *Real;
+  constructed(Guard);
+  nextSymbol(Real, "__cxa_guard_release")(Guard);
+}
+
+void __cxa_guard_abort(std::uint64_t *Guard) {
+  using Fn = void(std::uint64_t *);
+  static Fn *Real;
+  constructed(Guard);
+  nextSymbol(Real, "__cxa_guard_abort")(Guard);
 }
 
 } // extern "C"
