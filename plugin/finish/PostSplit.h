@@ -15,6 +15,7 @@
 
 namespace llvm {
 class AllocaInst;
+class Value;
 class Instruction;
 } // namespace llvm
 
@@ -194,6 +195,9 @@ bool nameAccessLines(llvm::Module &M);
 /// which every strand of the detector's one-thread run shares
 /// (RaceThreadLocals.cpp). Returns true if it changed anything.
 bool hideThreadLocalsFromSanitizer(llvm::Module &M);
+/// Whether \p Address is in a thread-local variable (or a constant offset
+/// into one), which the race detector does not check.
+bool isThreadLocalAddress(const llvm::Value *Address);
 
 /// In race mode: before each stackrestore, and after each lifetime.end in
 /// a function that spawns that has none yet, the call that tells the race

@@ -56,8 +56,9 @@ SmallVector<const Value *, 2> accessedAddresses(const Instruction &I) {
   return {};
 }
 
-/// Whether \p Address is in a thread-local variable.
-bool isThreadLocal(const Value *Address) {
+} // namespace
+
+bool isThreadLocalAddress(const Value *Address) {
   const Value *Base = getUnderlyingObject(Address);
   if (const auto *II = dyn_cast<IntrinsicInst>(Base);
       II && II->getIntrinsicID() == Intrinsic::threadlocal_address)
@@ -66,15 +67,13 @@ bool isThreadLocal(const Value *Address) {
   return GV && GV->isThreadLocal();
 }
 
-} // namespace
-
 bool hideThreadLocalsFromSanitizer(Module &M) {
   bool Changed = false;
   MDNode *Empty = MDNode::get(M.getContext(), {});
   for (Function &F : M)
     for (Instruction &I : instructions(F)) {
       SmallVector<const Value *, 2> Addresses = accessedAddresses(I);
-      if (Addresses.empty() || !llvm::all_of(Addresses, isThreadLocal))
+      if (Addresses.empty() || !llvm::all_of(Addresses, isThreadLocalAddress))
         continue;
       I.setMetadata(LLVMContext::MD_nosanitize, Empty);
       Changed = true;

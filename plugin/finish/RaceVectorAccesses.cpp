@@ -378,8 +378,11 @@ bool checkVectorAccessesByLane(Module &M) {
       continue;
     // First all of them: the checks split the blocks they are in.
     SmallVector<VectorAccess, 8> Accesses;
+    // A thread-local array's lanes are not checked, as no access to a
+    // thread-local is (RaceThreadLocals.cpp).
     for (Instruction &I : instructions(F))
-      if (std::optional<VectorAccess> A = describe(I, DL))
+      if (std::optional<VectorAccess> A = describe(I, DL);
+          A && !isThreadLocalAddress(A->Address))
         Accesses.push_back(*A);
     for (const VectorAccess &A : Accesses)
       checkLanes(A);
