@@ -130,10 +130,9 @@ void __weft_race_sync(std::uint32_t Record) {
 void __weft_race_exit(std::uint32_t Record) {
   if (!Detector::follows())
     return;
-  if (strandViews().hasStrands(Record)) { // the implicit sync, then the end
+  if (strandViews().hasStrands(Record)) // the implicit sync, then the end
     detector().sync(Record);
-    strandViews().synced(Record);
-  }
+  strandViews().exited(Record);
   detector().exit(
       Record, reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
 }

@@ -33,31 +33,8 @@ void reduceInto(__weft_reducer *R, void *Left, void *Right) {
 
 } // namespace
 
-void StrandViews::entered(std::uint32_t Record) {
-  unwindTo(Record);
-  if (Records.size() <= Record)
-    Records.resize(Record + 1);
-  Records[Record] = RecordState{};
-}
-
-void StrandViews::continued(std::uint32_t Record) {
-  unwindTo(Record);
-  if (Records.size() <= Record)
-    Records.resize(Record + 1);
-  RecordState &State = Records[Record];
-  if (State.Continuations++ == 0) {
-    State.Outer = Owner;
-    Owner = Record;
-  }
-}
-
-void StrandViews::synced(std::uint32_t Record) {
-  unwindTo(Record);
-  if (hasStrands(Record))
-    fold(Record);
-}
-
 void *StrandViews::view(__weft_reducer *R) {
+  Tracking = true;
   if (Owner == kLeftmost)
     return R->leftmost;
   if (View *Mine = find(Owner, R))
@@ -68,6 +45,7 @@ void *StrandViews::view(__weft_reducer *R) {
 }
 
 void StrandViews::registered(__weft_reducer *R) {
+  Tracking = true;
   // Built in a strand other than the leftmost: that strand's view is the
   // reducer's own storage (as in the runtime's views.cpp).
   if (Owner != kLeftmost)
@@ -96,16 +74,12 @@ StrandViews::View *StrandViews::find(std::uint32_t Record, __weft_reducer *R) {
   return nullptr;
 }
 
-void StrandViews::unwindTo(std::uint32_t Record) {
-  for (std::size_t Top = Records.size(); Top > std::size_t(Record) + 1; --Top)
-    if (Records[Top - 1].Continuations != 0)
-      fold(static_cast<std::uint32_t>(Top - 1));
-}
-
 void StrandViews::fold(std::uint32_t Record) {
   RecordState &State = Records[Record];
   Owner = State.Outer;
   State = RecordState{};
+  if (Views.empty()) // no reducer was looked up in a continuation
+    return;
   // The record's views, in the serial order they were made in (strand by
   // strand), leave the list before any reduce callback runs.
   std::vector<View> Right;
@@ -134,16 +108,6 @@ void StrandViews::foldInto(const View &Right) {
   // The strand continued has no view yet: the identity's op Right is Right.
   Views.push_back(
       View{Owner, Records[Owner].Continuations, R, Right.Memory});
-}
-
-StrandViews &strandViews() {
-  // Made on first use, by the followed thread only, and never destroyed:
-  // a pointer, constant-initialized, without a guard (whose lock the race
-  // runtime's own pthread functions would see).
-  static StrandViews *Instance = nullptr;
-  if (__builtin_expect(!Instance, false))
-    Instance = new StrandViews();
-  return *Instance;
 }
 
 } // namespace weft::race

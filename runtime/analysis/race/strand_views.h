@@ -40,13 +40,48 @@ class StrandViews {
 public:
   /// The hooks' events, after the detector's (hooks.cpp). \p Record is the
   /// spawning function instance's record; records above it are gone (an
-  /// exception left them), and their views are folded first.
-  void entered(std::uint32_t Record);
-  void continued(std::uint32_t Record);
-  void synced(std::uint32_t Record);
+  /// exception left them), and their views are folded first. Every hook
+  /// of every spawning function comes here, so these are a few
+  /// instructions each, inline, unless there are views to fold; and
+  /// nothing until the program first uses a reducer (the strands before
+  /// then all use the reducer's own storage, as the serial run did).
+  void entered(std::uint32_t Record) {
+    if (__builtin_expect(!Tracking, true))
+      return;
+    unwindTo(Record == 0 ? 0 : Record - 1);
+    ensure(Record);
+    Records[Record] = RecordState{};
+    Live = Record + 1;
+  }
+  void continued(std::uint32_t Record) {
+    if (__builtin_expect(!Tracking, true))
+      return;
+    unwindTo(Record);
+    ensure(Record);
+    if (Live <= Record)
+      Live = Record + 1;
+    RecordState &State = Records[Record];
+    if (State.Continuations++ == 0) {
+      State.Outer = Owner;
+      Owner = Record;
+    }
+  }
+  void synced(std::uint32_t Record) {
+    if (__builtin_expect(!Tracking, true))
+      return;
+    unwindTo(Record);
+    if (hasStrands(Record))
+      fold(Record);
+  }
+  void exited(std::uint32_t Record) {
+    if (__builtin_expect(!Tracking, true))
+      return;
+    synced(Record);
+    Live = Record;
+  }
   /// Whether \p Record has views to fold at its implicit sync.
   bool hasStrands(std::uint32_t Record) const {
-    return Record < Records.size() && Records[Record].Continuations != 0;
+    return Record < Live && Records[Record].Continuations != 0;
   }
 
   /// The calling strand's view of \p R: its own storage in the leftmost
@@ -69,17 +104,36 @@ private:
     void *Memory;
   };
   View *find(std::uint32_t Record, __weft_reducer *R);
-  void unwindTo(std::uint32_t Record);
+  void ensure(std::uint32_t Record) {
+    if (__builtin_expect(Records.size() <= Record, false))
+      Records.resize(Record + 1);
+  }
+  /// Folds the records an exception left open above \p Record (every
+  /// record at or above Live has none to fold).
+  void unwindTo(std::uint32_t Record) {
+    for (; Live > Record + 1; --Live)
+      if (__builtin_expect(Records[Live - 1].Continuations != 0, false))
+        fold(Live - 1);
+  }
   void fold(std::uint32_t Record);
   void foldInto(const View &Right);
 
-  std::vector<RecordState> Records;
+  std::vector<RecordState> Records; // grows to the deepest nesting seen
+  std::uint32_t Live = 0;           // the records in use: [0, Live)
   std::vector<View> Views;
   std::uint32_t Owner = kLeftmost; // the innermost record that continued
+  bool Tracking = false;           // from the first reducer's use on
 };
 
-/// The one instance (strand_views.cpp).
-StrandViews &strandViews();
+/// The one instance: made on first use, by the followed thread only, and
+/// never destroyed; a pointer, constant-initialized, without a guard (whose
+/// lock the race runtime's own pthread functions would see).
+inline StrandViews *TheStrandViews = nullptr;
+inline StrandViews &strandViews() {
+  if (__builtin_expect(!TheStrandViews, false))
+    TheStrandViews = new StrandViews();
+  return *TheStrandViews;
+}
 
 } // namespace weft::race
 
