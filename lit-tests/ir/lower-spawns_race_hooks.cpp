@@ -1,8 +1,8 @@
 // Verify that race mode (-fplugin-arg-weft-race, what `weft-clang++
 // --weft-race` passes) emits the work/span hooks' five calls at the same
 // places under the race detector's names: the record opened after the
-// prologue, a spawn reported before its push, the continuation where the
-// parent goes on after a successful pop, an explicit sync before its
+// prologue, a spawn reported after its push, before the child, the
+// continuation where the parent goes on after a successful pop, an explicit sync before its
 // stolen check, and the function's end before each return's implicit
 // sync, every call naming the record; that parallel loops call the race
 // copy of the splitter; that the module refers to __weft_race_anchor (so
@@ -45,9 +45,9 @@ long plain(long n) { return n + 1; }
 // CHECK-LABEL: define {{.*}} @_Z3fibl(
 // CHECK: call ptr @llvm.coro.begin(
 // CHECK: %[[REC:.*]] = call i32 @__weft_race_enter()
-// CHECK: call void @__weft_race_spawn(i32 %[[REC]])
-// CHECK-NEXT: call token @llvm.coro.save(
+// CHECK: call token @llvm.coro.save(
 // CHECK-NEXT: call i64 @__weft_push(
+// CHECK-NEXT: call void @__weft_race_spawn(i32 %[[REC]])
 // CHECK: %[[OWNED:.*]] = call i1 @__weft_pop(i64 %
 // CHECK-NEXT: br i1 %[[OWNED]], label %[[CONT:.*]], label %
 // CHECK: [[CONT]]:

@@ -1,19 +1,20 @@
-/* Verify that the end of a VLA's life is an access: a child still filling
- * a VLA of its parent's loop body while the continuation leaves that
- * scope races with the scope's end, named at the closing brace. Syncing inside the scope is no race,
+/* Verify that the end of a stack variable's life is an access: a child
+ * still filling a VLA, or a local array, of its parent's loop body or
+ * block while the continuation leaves that scope races with the scope's
+ * end, named at the closing brace. Syncing inside the scope is no race,
  * and then the next iteration's variable at the same address starts
  * fresh; an alloca() block lives until its function returns, after the
  * implicit sync; a spawned call's struct result, one temporary per
  * iteration, is no race either. In C and C++, at -O0 and -O2.
  * RUN: %weftcc --weft-race -O0 -g %s -o %t0
- * RUN: %expect-races 1 66 %t0 | FileCheck %s
+ * RUN: %expect-races 2 66 %t0 | FileCheck %s
  * RUN: %weftcc --weft-race -O2 -g %s -o %t2
- * RUN: %expect-races 1 66 %t2 | FileCheck %s
+ * RUN: %expect-races 2 66 %t2 | FileCheck %s
  * RUN: %weftcxx -x c++ --weft-race -O0 -g %s -o %t0cxx
- * RUN: %expect-races 1 66 %t0cxx | FileCheck %s
+ * RUN: %expect-races 2 66 %t0cxx | FileCheck %s
  * RUN: %weftcxx -x c++ --weft-race -O2 -g %s -o %t2cxx
- * RUN: %expect-races 1 66 %t2cxx | FileCheck %s
- * CHECK: 9 18 240 42 360
+ * RUN: %expect-races 2 66 %t2cxx | FileCheck %s
+ * CHECK: 9 6 18 240 42 360
  */
 #include <alloca.h>
 #include <cilk/cilk.h>
@@ -34,6 +35,18 @@ __attribute__((noinline)) long vla_rounds(int rounds, int n) {
   } // CHECK-DAG: scope end of {{[0-9]+}} bytes in vla_rounds{{.*}}scope_end.c:[[@LINE]]:
   cilk_sync;
   return total + rounds * 2;
+}
+
+/* A local array of a block that the continuation leaves. */
+__attribute__((noinline)) long block_local(int first) {
+  long total = first;
+  {
+    int data[8];
+    cilk_spawn fill(data, 8, first);
+    total += 1;
+  } // CHECK-DAG: scope end of {{[0-9]+}} bytes in block_local{{.*}}scope_end.c:[[@LINE]]:
+  cilk_sync;
+  return total;
 }
 
 /* Synced before the scope ends: no race, and each round's VLA is fresh. */
@@ -84,10 +97,10 @@ __attribute__((noinline)) long struct_results(int n) {
 }
 
 int main(void) {
-  long a = vla_rounds(3, 5), c = vla_synced(3, 6);
+  long a = vla_rounds(3, 5), b = block_local(5), c = vla_synced(3, 6);
   long d = alloca_rounds(4, 10), e = 0;
   for (int r = 0; r < 3; ++r)
     e += vla_synced(2, r + 2) + alloca_rounds(2, 3);
-  printf("%ld %ld %ld %ld %ld\n", a, c, d, e, struct_results(16));
+  printf("%ld %ld %ld %ld %ld %ld\n", a, b, c, d, e, struct_results(16));
   return 0;
 }

@@ -7,7 +7,8 @@
 // function instance's record by the index the first one returned:
 //
 //   %rec = call i32 @__weft_workspan_enter()   ; entry, after the allocas
-//   call void @__weft_workspan_spawn(i32 %rec)    ; before a spawn's push
+//   call void @__weft_workspan_spawn(i32 %rec)    ; after a spawn's push,
+//                                                 ; before the child
 //   call void @__weft_workspan_continue(i32 %rec) ; where the parent goes on
 //                                                 ; after the child returned
 //   call void @__weft_workspan_sync(i32 %rec)     ; before an explicit sync

@@ -82,6 +82,7 @@
 #include "lower/parallel_for/ParallelFor.h"
 #include "shared/SourceErrors.h"
 #include "lower/SpawnLowering.h"
+#include "analysis/RaceScopeEnds.h"
 #include "analysis/WorkSpan.h"
 
 #include "weft/frame_abi.h"
@@ -318,8 +319,11 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
       LLVM_DEBUG(dbgs() << "weft: lowering " << F->getName() << " ("
                         << Spawns.size() << " spawns)\n");
       WorkSpanHooks *Calls = Hooks ? &*Hooks : nullptr;
-      if (SpawnLowering(*F, RT, Calls).run(Spawns, Syncs))
+      if (SpawnLowering(*F, RT, Calls).run(Spawns, Syncs)) {
+        if (Mode == Analysis::Race)
+          reportScopeEnds(*F, /*SharedOnly=*/true);
         continue;
+      }
     }
     // No spawn (a sync in a function that never spawns is a no-op), or an
     // error was reported: drop whatever marks are left.

@@ -309,12 +309,15 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
   // but the blocks of an inlined callee would start after it, where a thief
   // may already be advancing the frame (a loop index, say).
   Call->addFnAttr(Attribute::NoInline);
-  if (WorkSpan)
-    WorkSpan->spawn(Call);
   IRBuilder<> B(Call);
   Value *Save = B.CreateCall(RT.CoroSave, {Handle}, "weft.save");
   // The push's mark goes to the pop that undoes it (Deque::pop_owned).
   Value *Mark = B.CreateCall(RT.Push, {Frame}, "weft.mark");
+  // After the push, which publishes the frame: the optimizer may sink the
+  // parent's stores to the frame down to it, and no further, and they must
+  // come before the child's start to be the parent's.
+  if (WorkSpan)
+    WorkSpan->spawn(Call);
 
   Instruction *PopBefore = WindowEnd == Call ? First : WindowEnd->getNextNode();
   BasicBlock *Head = PopBefore->getParent();

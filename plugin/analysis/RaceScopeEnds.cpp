@@ -1,0 +1,121 @@
+//===- RaceScopeEnds.cpp - A slot's end of life, for the race detector ----===//
+//
+// A spawned child that writes a local of its parent's loop body, while the
+// parent's continuation leaves that body, writes memory that is no longer
+// the variable's: the next iteration's variable (or anything else) may
+// have it by the time the child writes.
+//
+//   for (int r = 0; r < rounds; ++r) {
+//     int data[8];
+//     cilk_spawn fill(data, 8, r);   // the child writes data ...
+//   }                                // ... which dies here, in the
+//   cilk_sync;                       //     continuation
+//
+// So in race mode the end of a slot's life is an access, checked like a
+// free: it races with every logically parallel access to the slot's bytes
+// (a child's write above), and then the slot's history goes, so that the
+// next variable there starts fresh. Clang's lifetime markers say where a
+// slot's life ends; each one in a function that spawns is followed by a
+// call to the detector, at the marker's line:
+//
+//   call void @llvm.lifetime.end.p0(i64 32, ptr %data)
+//     ==>
+//   call void @llvm.lifetime.end.p0(i64 32, ptr %data)
+//   call void @__weft_race_dead_slot(ptr %data, i64 32)
+//
+// (a size of -1, the whole alloca, becomes the alloca's size). Before the
+// optimizer, only a slot whose address the function lets go of (to a call,
+// a store) can be a child's; the others are left alone, to stay in
+// registers. This runs in
+// the lowering, before the coroutine split: a slot that lives across a
+// spawn moves into the spawning function's frame there, which drops its
+// markers, and the call, whose operand becomes the slot's address in the
+// frame, is what is left of them. Functions the optimizer inlines into a
+// spawning one later bring markers of their own; the post-split step
+// (finish/RaceDeadSlots.cpp) follows those the same way. Clang emits
+// lifetime markers at -O1 and above; at -O0 each local is a slot of its
+// own for the whole function, and a child that writes one, in a loop,
+// races with the next iteration's child instead.
+//
+// VLAs die when the stack is restored over them, which RaceDeadSlots.cpp
+// follows in every function. An alloca() block lives until its function
+// returns, after the function's implicit sync: no child outlives it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/RaceScopeEnds.h"
+#include "shared/RuntimeABI.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace weft {
+namespace {
+
+/// The bytes \p End ends the life of, or 0 if unknown.
+uint64_t deadBytes(const IntrinsicInst &End, const DataLayout &DL) {
+  auto *Size = cast<ConstantInt>(End.getArgOperand(0));
+  if (!Size->isMinusOne())
+    return Size->getZExtValue();
+  if (const auto *Slot = dyn_cast<AllocaInst>(
+          End.getArgOperand(1)->stripPointerCasts()))
+    if (std::optional<TypeSize> Bytes = Slot->getAllocationSize(DL))
+      if (!Bytes->isScalable())
+        return Bytes->getFixedValue();
+  return 0;
+}
+
+/// Whether a child may hold the address of the slot \p End ends: a slot
+/// whose address never leaves the function's own loads and stores (a loop
+/// counter, a scalar the optimizer will keep in a register) is the
+/// function's alone, and a call that took its address would keep it in
+/// memory, where the sanitizer then checks every access to it.
+bool mayBeShared(const IntrinsicInst &End) {
+  const Value *Slot = getUnderlyingObject(End.getArgOperand(1));
+  const auto *Alloca = dyn_cast<AllocaInst>(Slot);
+  return !Alloca || PointerMayBeCaptured(Alloca, /*ReturnCaptures=*/true,
+                                         /*StoreCaptures=*/true);
+}
+
+/// Whether \p End is already followed by the detector's call.
+bool isReported(const IntrinsicInst &End, FunctionCallee DeadSlot) {
+  const auto *Next = dyn_cast_or_null<CallInst>(End.getNextNode());
+  return Next && Next->getCalledOperand() == DeadSlot.getCallee() &&
+         Next->getArgOperand(0) == End.getArgOperand(1);
+}
+
+} // namespace
+
+bool reportScopeEnds(Function &F, bool SharedOnly) {
+  Module &M = *F.getParent();
+  const DataLayout &DL = M.getDataLayout();
+  FunctionCallee DeadSlot = getRuntimeFunction(M, RuntimeFn::RaceDeadSlot);
+  SmallVector<IntrinsicInst *, 16> Ends;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *II = dyn_cast<IntrinsicInst>(&I);
+          II && II->getIntrinsicID() == Intrinsic::lifetime_end &&
+          !isReported(*II, DeadSlot) && (!SharedOnly || mayBeShared(*II)))
+        Ends.push_back(II);
+  bool Changed = false;
+  for (IntrinsicInst *End : Ends) {
+    uint64_t Bytes = deadBytes(*End, DL);
+    if (Bytes == 0)
+      continue;
+    IRBuilder<> B(End->getNextNode());
+    B.SetCurrentDebugLocation(End->getDebugLoc()); // the scope's end
+    B.CreateCall(DeadSlot, {End->getArgOperand(1), B.getInt64(Bytes)});
+    Changed = true;
+  }
+  return Changed;
+}
+
+} // namespace weft
