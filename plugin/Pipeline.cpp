@@ -9,6 +9,7 @@
 
 #include "Pipeline.h"
 
+#include "analysis/RaceAllocators.h"
 #include "finish/PostSplit.h"
 #include "lower/LowerSpawns.h"
 #include "lower/MainStack.h"
@@ -80,12 +81,20 @@ void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode) {
           MPM.addPass(MainStackPass());
           return true;
         }
+        if (Name == "weft-race-allocators") {
+          MPM.addPass(RaceAllocatorsPass());
+          return true;
+        }
         return addPostSplitPass(Name, MPM);
       });
   if (!InPipelines)
     return;
   PB.registerPipelineStartEPCallback(
       [Mode](ModulePassManager &MPM, OptimizationLevel) {
+        // Before anything inlines the allocators' entry points into their
+        // callers (analysis/RaceAllocators.cpp).
+        if (Mode == Analysis::Race)
+          MPM.addPass(RaceAllocatorsPass());
         MPM.addPass(LowerSpawnsPass(Mode));
         MPM.addPass(MainStackPass());
       });

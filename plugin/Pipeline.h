@@ -15,6 +15,8 @@ namespace weft {
 ///   weft-lower-spawns, weft-lower-spawns<workspan>,
 ///   weft-lower-spawns<race>              before coro-split
 ///   weft-main-stack
+///   weft-race-allocators                 library allocators' entries as
+///                                        allocators (race mode only)
 ///   weft-finish, weft-finish<clean-up>   all the post-split steps, in order
 ///   weft-finish<race>, weft-finish<clean-up;race>  the same in race mode
 ///   weft-inline-fast-path                each post-split step alone
@@ -29,7 +31,8 @@ namespace weft {
 ///   weft-race-ranges                     (race mode only)
 ///
 /// When \p InPipelines is set (the Clang plugin), it also runs the first two
-/// at the start of every default pipeline, the lowering reporting to the
+/// at the start of every default pipeline (in race mode after
+/// weft-race-allocators), the lowering reporting to the
 /// analysis \p Mode names (the standard coroutine passes then split the
 /// result), and weft-finish at its end, with the clean-up at any -O but -O0.
 void registerPasses(llvm::PassBuilder &PB, bool InPipelines,

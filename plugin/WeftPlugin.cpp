@@ -29,6 +29,7 @@
 #include "Pipeline.h"
 #include "shared/SourceErrors.h"
 #include "frontend/Diagnostics.h"
+#include "frontend/KnownAllocators.h"
 #include "frontend/SpawnMarks.h"
 #include "frontend/SpawnRewriter.h"
 
@@ -111,7 +112,8 @@ public:
   /// The pass runs from CodeGen's consumer, after this one's callbacks and
   /// before the consumers are destroyed, so the hook lives as long as this
   /// consumer; each compilation that adds the pass creates one.
-  WeftConsumer(CompilerInstance &CI, DiagnosticsEngine &Diags) : CI(CI) {
+  WeftConsumer(CompilerInstance &CI, DiagnosticsEngine &Diags, Analysis Mode)
+      : CI(CI), Mode(Mode) {
     sourceErrorHook() = [&Diags](unsigned Raw, StringRef Msg) {
       return reportAtSource(Diags, Raw, Msg);
     };
@@ -148,13 +150,16 @@ public:
   }
 
   bool HandleTopLevelDecl(DeclGroupRef DG) override {
-    for (Decl *D : DG)
+    for (Decl *D : DG) {
       Rewriter->rewriteDecl(D);
+      markAllocators(D);
+    }
     return true;
   }
 
   void HandleInlineFunctionDefinition(FunctionDecl *FD) override {
     Rewriter->rewriteDecl(FD);
+    markAllocators(FD);
   }
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
@@ -164,7 +169,16 @@ public:
   }
 
 private:
+  /// In race mode, the known library allocators' entry points are marked
+  /// for the IR's model of them (KnownAllocators.cpp), before CodeGen,
+  /// which runs after this consumer, emits them.
+  void markAllocators(Decl *D) {
+    if (Mode == Analysis::Race)
+      markKnownAllocators(D, D->getASTContext());
+  }
+
   CompilerInstance &CI;
+  Analysis Mode;
   std::unique_ptr<SpawnRewriter> Rewriter;
   Sema *S = nullptr;
 };
@@ -196,7 +210,7 @@ protected:
     // iteration. Clang emits them at -O0 only for this option, which
     // does nothing else unless AddressSanitizer is on.
     CodeGen.SanitizeAddressUseAfterScope = true;
-    return std::make_unique<WeftConsumer>(CI, CI.getDiagnostics());
+    return std::make_unique<WeftConsumer>(CI, CI.getDiagnostics(), Mode);
   }
 
   bool ParseArgs(const CompilerInstance &CI,
