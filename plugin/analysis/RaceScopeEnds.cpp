@@ -26,7 +26,9 @@
 // (a size of -1, the whole alloca, becomes the alloca's size). Before the
 // optimizer, only a slot whose address the function lets go of (to a call,
 // a store) can be a child's; the others are left alone, to stay in
-// registers. This runs in
+// registers. And only an end that a path reaches from a spawn without a
+// sync can race: the end of `x` in `x = cilk_spawn f(); ...; cilk_sync;`
+// cannot, and gets no call. This runs in
 // the lowering, before the coroutine split: a slot that lives across a
 // spawn moves into the spawning function's frame there, which drops its
 // markers, and the call, whose operand becomes the slot's address in the
@@ -46,6 +48,7 @@
 #include "analysis/RaceScopeEnds.h"
 #include "shared/RuntimeABI.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -53,6 +56,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -85,6 +89,55 @@ bool mayBeShared(const IntrinsicInst &End) {
                                          /*StoreCaptures=*/true);
 }
 
+/// Whether a child may still be running when \p End ends its slot: a path
+/// leads back from it to a spawn without passing a sync (or a function's
+/// exit, which syncs). A slot that dies after the sync, as `x` of
+/// `x = cilk_spawn f(); ...; cilk_sync;` does, races with no child, and
+/// its call would only keep it in memory.
+bool mayEndWhileChildRuns(const IntrinsicInst &End, const Module &M) {
+  const Function *Spawn = M.getFunction(runtimeName(RuntimeFn::RaceSpawn));
+  if (!Spawn)
+    return false;
+  const Function *Sync = M.getFunction(runtimeName(RuntimeFn::RaceSync));
+  const Function *Exit = M.getFunction(runtimeName(RuntimeFn::RaceExit));
+  // The last hook of \p BB before \p Before (or before its end).
+  enum class Last { Spawned, Synced, None };
+  auto lastHook = [&](const BasicBlock &BB, const Instruction *Before) {
+    auto It = Before ? std::next(Before->getReverseIterator()) : BB.rbegin();
+    for (; It != BB.rend(); ++It) {
+      const auto *Call = dyn_cast<CallInst>(&*It);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (Callee && Callee == Spawn)
+        return Last::Spawned;
+      if (Callee && (Callee == Sync || Callee == Exit))
+        return Last::Synced;
+    }
+    return Last::None;
+  };
+  SmallVector<const BasicBlock *, 8> Work;
+  SmallPtrSet<const BasicBlock *, 16> Seen;
+  auto follow = [&](const BasicBlock &BB, const Instruction *Before) {
+    switch (lastHook(BB, Before)) {
+    case Last::Spawned:
+      return true;
+    case Last::Synced:
+      return false;
+    case Last::None:
+      for (const BasicBlock *Pred : predecessors(&BB))
+        if (Seen.insert(Pred).second)
+          Work.push_back(Pred);
+      return false;
+    }
+    return false;
+  };
+  if (follow(*End.getParent(), &End))
+    return true;
+  while (!Work.empty())
+    if (follow(*Work.pop_back_val(), nullptr))
+      return true;
+  return false;
+}
+
 /// Whether \p End is already followed by the detector's call.
 bool isReported(const IntrinsicInst &End, FunctionCallee DeadSlot) {
   const auto *Next = dyn_cast_or_null<CallInst>(End.getNextNode());
@@ -103,7 +156,8 @@ bool reportScopeEnds(Function &F, bool SharedOnly) {
     for (Instruction &I : BB)
       if (auto *II = dyn_cast<IntrinsicInst>(&I);
           II && II->getIntrinsicID() == Intrinsic::lifetime_end &&
-          !isReported(*II, DeadSlot) && (!SharedOnly || mayBeShared(*II)))
+          !isReported(*II, DeadSlot) && (!SharedOnly || mayBeShared(*II)) &&
+          mayEndWhileChildRuns(*II, M))
         Ends.push_back(II);
   bool Changed = false;
   for (IntrinsicInst *End : Ends) {
