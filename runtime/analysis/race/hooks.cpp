@@ -25,6 +25,7 @@
 
 #include "config.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -66,11 +67,29 @@ void reportAtExit() {
   _exit(Status);
 }
 
+/// A real run has worker threads; the race run has none, and glibc then
+/// tells libstdc++ that the process is single-threaded
+/// (__libc_single_threaded), which makes shared_ptr's reference counts,
+/// and every other count libstdc++ keeps the same way, plain adds instead
+/// of atomic ones: two parallel strands copying one shared_ptr would be
+/// reported as racing on its count, which on a real run they update
+/// atomically. One thread that does nothing, made before the program's
+/// own code runs, makes glibc say what a real run's would (it never goes
+/// back).
+void becomeMultiThreaded() {
+  pthread_t Thread;
+  if (pthread_create(
+          &Thread, nullptr, [](void *) -> void * { return nullptr; },
+          nullptr) == 0)
+    pthread_join(Thread, nullptr);
+}
+
 struct Start {
   Start() {
     new (DetectorStorage) Detector();
     std::atexit(reportAtExit);
     nworkers_setting().pinToOne();
+    becomeMultiThreaded();
   }
 };
 Start Starter __attribute__((init_priority(101)));
