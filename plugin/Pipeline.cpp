@@ -13,6 +13,7 @@
 #include "finish/PostSplit.h"
 #include "lower/LowerSpawns.h"
 #include "lower/MainStack.h"
+#include "shared/LLVMCompat.h"
 
 #include "llvm/Passes/PassBuilder.h"
 
@@ -106,8 +107,8 @@ void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode) {
   // then ModuleThreadSanitizerPass and ThreadSanitizerPass). So it would
   // see the frames' own accesses, which weft-finish<race> hides from it
   // (finish/RaceFrame.cpp).
-  PB.registerOptimizerLastEPCallback(
-      [Mode](ModulePassManager &MPM, OptimizationLevel Level) {
+  compat::registerOptimizerLast(
+      PB, [Mode](ModulePassManager &MPM, OptimizationLevel Level) {
         MPM.addPass(FinishPass(Level != OptimizationLevel::O0,
                                Mode == Analysis::Race));
       });

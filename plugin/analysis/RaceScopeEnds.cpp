@@ -46,6 +46,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/RaceScopeEnds.h"
+#include "shared/LLVMCompat.h"
 #include "shared/RuntimeABI.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -64,29 +65,15 @@ using namespace llvm;
 namespace weft {
 namespace {
 
-/// The bytes \p End ends the life of, or 0 if unknown.
-uint64_t deadBytes(const IntrinsicInst &End, const DataLayout &DL) {
-  auto *Size = cast<ConstantInt>(End.getArgOperand(0));
-  if (!Size->isMinusOne())
-    return Size->getZExtValue();
-  if (const auto *Slot = dyn_cast<AllocaInst>(
-          End.getArgOperand(1)->stripPointerCasts()))
-    if (std::optional<TypeSize> Bytes = Slot->getAllocationSize(DL))
-      if (!Bytes->isScalable())
-        return Bytes->getFixedValue();
-  return 0;
-}
-
 /// Whether a child may hold the address of the slot \p End ends: a slot
 /// whose address never leaves the function's own loads and stores (a loop
 /// counter, a scalar the optimizer will keep in a register) is the
 /// function's alone, and a call that took its address would keep it in
 /// memory, where the sanitizer then checks every access to it.
 bool mayBeShared(const IntrinsicInst &End) {
-  const Value *Slot = getUnderlyingObject(End.getArgOperand(1));
+  const Value *Slot = getUnderlyingObject(compat::lifetimeObject(End));
   const auto *Alloca = dyn_cast<AllocaInst>(Slot);
-  return !Alloca || PointerMayBeCaptured(Alloca, /*ReturnCaptures=*/true,
-                                         /*StoreCaptures=*/true);
+  return !Alloca || compat::mayBeCaptured(Alloca, /*ReturnCaptures=*/true);
 }
 
 /// Whether a child may still be running when \p End ends its slot: a path
@@ -142,7 +129,7 @@ bool mayEndWhileChildRuns(const IntrinsicInst &End, const Module &M) {
 bool isReported(const IntrinsicInst &End, FunctionCallee DeadSlot) {
   const auto *Next = dyn_cast_or_null<CallInst>(End.getNextNode());
   return Next && Next->getCalledOperand() == DeadSlot.getCallee() &&
-         Next->getArgOperand(0) == End.getArgOperand(1);
+         Next->getArgOperand(0) == compat::lifetimeObject(End);
 }
 
 } // namespace
@@ -161,12 +148,12 @@ bool reportScopeEnds(Function &F, bool SharedOnly) {
         Ends.push_back(II);
   bool Changed = false;
   for (IntrinsicInst *End : Ends) {
-    uint64_t Bytes = deadBytes(*End, DL);
-    if (Bytes == 0)
+    std::optional<uint64_t> Bytes = compat::lifetimeBytes(*End, DL);
+    if (!Bytes || *Bytes == 0)
       continue;
     IRBuilder<> B(End->getNextNode());
     B.SetCurrentDebugLocation(End->getDebugLoc()); // the scope's end
-    B.CreateCall(DeadSlot, {End->getArgOperand(1), B.getInt64(Bytes)});
+    B.CreateCall(DeadSlot, {compat::lifetimeObject(*End), B.getInt64(*Bytes)});
     Changed = true;
   }
   return Changed;

@@ -50,6 +50,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "finish/PostSplit.h"
+#include "shared/LLVMCompat.h"
 #include "shared/RuntimeABI.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -97,8 +98,7 @@ bool leftOutByTSan(const Value *Object, bool Write,
   if (const auto *Slot = dyn_cast<AllocaInst>(Object)) {
     auto [It, New] = Escapes.try_emplace(Slot, false);
     if (New)
-      It->second = PointerMayBeCaptured(Slot, /*ReturnCaptures=*/true,
-                                        /*StoreCaptures=*/true);
+      It->second = compat::mayBeCaptured(Slot, /*ReturnCaptures=*/true);
     return !It->second;
   }
   if (const auto *Global = dyn_cast<GlobalVariable>(Object))

@@ -35,6 +35,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "finish/PostSplit.h"
+#include "shared/LLVMCompat.h"
 #include "shared/Markers.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -68,10 +69,10 @@ bool isEscapeMarker(const Instruction &I) {
 namespace {
 
 /// Whether anything but the escape markers captures the frame.
-struct CapturedOtherwise : CaptureTracker {
+struct CapturedOtherwise : compat::SimpleCaptureTracker {
   bool Captured = false;
   void tooManyUses() override { Captured = true; }
-  bool captured(const Use *U) override {
+  bool capturedBy(const Use *U) override {
     if (isEscapeMarker(*cast<Instruction>(U->getUser())))
       return false;
     Captured = true;

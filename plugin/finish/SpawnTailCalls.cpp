@@ -66,6 +66,7 @@
 #include "finish/PostSplit.h"
 #include "shared/Markers.h"
 #include "shared/RuntimeABI.h"
+#include "shared/LLVMCompat.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
@@ -663,7 +664,7 @@ bool peelFirstRound(Function &F, BasicBlock *Header, AllocaInst *Frame,
   simplifyLoop(L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
   formLCSSA(*L, DT, &LI, &SE);
   ValueToValueMapTy VMap;
-  if (!peelLoop(L, 1, &LI, &SE, DT, &AC, /*PreserveLCSSA=*/true, VMap))
+  if (!compat::peelFirstIteration(L, LI, SE, DT, AC, VMap))
     return false;
   dropRepeatedInits(F, *L, Frame, VMap, DT);
   return true;

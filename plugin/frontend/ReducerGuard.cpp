@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "frontend/ClangCompat.h"
 #include "frontend/SpawnRewriter.h"
 
 #include "clang/AST/Decl.h"
@@ -156,8 +157,11 @@ public:
   bool TraverseConstantExpr(ConstantExpr *E, DataRecursionQueue *Q = nullptr) {
     return E->hasAPValueResult() ? true : Base::TraverseConstantExpr(E, Q);
   }
-  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc) { return true; }
-  bool TraverseTypeOfExprTypeLoc(TypeOfExprTypeLoc) { return true; }
+  // (Clang 22 passes whether to traverse the qualifier, too.)
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc, bool = true) { return true; }
+  bool TraverseTypeOfExprTypeLoc(TypeOfExprTypeLoc, bool = true) {
+    return true;
+  }
   bool TraverseTemplateArgumentLoc(const TemplateArgumentLoc &) {
     return true;
   }
@@ -328,7 +332,7 @@ private:
         !(Assign->isCopyAssignmentOperator() ||
           Assign->isMoveAssignmentOperator()))
       return;
-    QualType Class = Ctx().getRecordType(Assign->getParent());
+    QualType Class = compat::recordType(Ctx(), Assign->getParent());
     if (!R.containsReducerMembers(Class))
       return;
     std::string Name = className(Class);

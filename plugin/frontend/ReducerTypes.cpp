@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "frontend/ClangCompat.h"
 #include "frontend/ReducerTypes.h"
 #include "frontend/SpawnRewriter.h"
 
@@ -49,11 +50,11 @@ TypeLoc throughSugar(TypeLoc TL) {
     return A.getModifiedLoc();
   if (auto P = TL.getAs<ParenTypeLoc>())
     return P.getInnerLoc();
-  if (auto E = TL.getAs<ElaboratedTypeLoc>())
-    return E.getNamedTypeLoc();
+  if (std::optional<TypeLoc> Named = compat::elaboratedNamed(TL))
+    return *Named;
   const TypeSourceInfo *Definition = nullptr;
   if (auto T = TL.getAs<TypedefTypeLoc>())
-    Definition = T.getTypedefNameDecl()->getTypeSourceInfo();
+    Definition = compat::typedefDecl(T)->getTypeSourceInfo();
   else if (auto S = TL.getAs<TemplateSpecializationTypeLoc>())
     if (const auto *Alias = dyn_cast_or_null<TypeAliasTemplateDecl>(
             S.getTypePtr()->getTemplateName().getAsTemplateDecl()))
@@ -127,10 +128,10 @@ bool otherAnnotation(TypeLoc TL, bool Pointee) {
       TL = Array.getElementLoc();
     } else if (auto Paren = TL.getAs<ParenTypeLoc>()) {
       TL = Paren.getInnerLoc();
-    } else if (auto E = TL.getAs<ElaboratedTypeLoc>()) {
-      TL = E.getNamedTypeLoc();
+    } else if (std::optional<TypeLoc> Named = compat::elaboratedNamed(TL)) {
+      TL = *Named;
     } else if (auto T = TL.getAs<TypedefTypeLoc>()) {
-      const TypeSourceInfo *TSI = T.getTypedefNameDecl()->getTypeSourceInfo();
+      const TypeSourceInfo *TSI = compat::typedefDecl(T)->getTypeSourceInfo();
       if (!TSI)
         break;
       TL = TSI->getTypeLoc();
@@ -286,8 +287,8 @@ static SmallVector<TemplateArgument, 4> withDefaults(Sema &S,
   SourceLocation Loc = Site.Alias->getLocation();
   for (unsigned I = Args.size(); I < Params->size(); ++I) {
     bool HasDefault = false;
-    TemplateArgumentLoc Default = S.SubstDefaultTemplateArgumentIfAvailable(
-        Site.Alias, Loc, Loc, Params->getParam(I), Args, Args, HasDefault);
+    TemplateArgumentLoc Default = compat::defaultTemplateArgument(
+        S, Site.Alias, Loc, Params->getParam(I), Args, HasDefault);
     if (!HasDefault || Default.getArgument().isNull())
       break;
     Args.push_back(Default.getArgument());

@@ -1,6 +1,7 @@
 //===- SpawnRewriter.cpp - Make spawn and sync marks visible to CodeGen ---===//
 
 #include "frontend/SpawnRewriter.h"
+#include "frontend/ClangCompat.h"
 #include "frontend/Diagnostics.h"
 #include "shared/Markers.h"
 
@@ -91,7 +92,7 @@ FunctionDecl *SpawnRewriter::makeMarker(StringRef Name, QualType Ret,
   FD->setImplicit(true);
   // The IR name must be exactly Name in C and C++ alike. A spawn marker
   // wraps the callee, so a call to it must never become an invoke.
-  FD->addAttr(AsmLabelAttr::CreateImplicit(Ctx, Name, /*IsLiteralLabel=*/false));
+  FD->addAttr(compat::asmLabel(Ctx, Name));
   if (!MayThrow)
     FD->addAttr(NoThrowAttr::CreateImplicit(Ctx));
   return FD;

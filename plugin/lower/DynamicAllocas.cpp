@@ -71,6 +71,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lower/SpawnLowering.h"
+#include "shared/LLVMCompat.h"
 #include "shared/Markers.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -161,7 +162,7 @@ void SpawnLowering::noteStatementTemporaries(ArrayRef<Instruction *> Window) {
   for (Instruction *I : Window.drop_front())
     if (auto *End = dyn_cast<IntrinsicInst>(I);
         End && End->getIntrinsicID() == Intrinsic::lifetime_end)
-      if (auto *AI = dyn_cast<AllocaInst>(End->getArgOperand(1));
+      if (auto *AI = dyn_cast<AllocaInst>(compat::lifetimeObject(*End));
           AI && AI->isStaticAlloca())
         StatementTemporaries.insert(AI);
 }

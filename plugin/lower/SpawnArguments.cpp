@@ -53,6 +53,7 @@
 
 #include "lower/ArgumentTemporaries.h"
 #include "lower/SpawnLowering.h"
+#include "shared/LLVMCompat.h"
 #include "shared/Markers.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -321,12 +322,13 @@ Instruction *SpawnLowering::privatizeArguments(
   // Ends an object's lifetime as the window's new last instruction: after
   // its current end, or at the start of an invoke's normal destination when
   // nothing follows the invoke yet.
-  auto EndLifetime = [&](Value *Object, ConstantInt *Size) {
+  auto EndLifetime = [&](Value *Object, uint64_t Bytes) {
     Instruction *Before =
         isa<InvokeInst>(End)
             ? &*cast<InvokeInst>(End)->getNormalDest()->getFirstInsertionPt()
             : End->getNextNode();
-    End = IRBuilder<>(Before).CreateLifetimeEnd(Object, Size);
+    IRBuilder<> B(Before);
+    End = compat::lifetimeEnd(B, Object, Bytes);
     Window.push_back(End);
   };
 
@@ -339,13 +341,13 @@ Instruction *SpawnLowering::privatizeArguments(
           Call->getParamAlign(ArgNo).value_or(DL.getABITypeAlign(Ty));
       AllocaInst *Copy = B.CreateAlloca(Ty, nullptr, "weft.byval");
       Copy->setAlignment(std::max(Alignment, DL.getPrefTypeAlign(Ty)));
-      ConstantInt *Size = B.getInt64(DL.getTypeAllocSize(Ty));
+      uint64_t Bytes = DL.getTypeAllocSize(Ty);
       B.SetInsertPoint(Call);
-      B.CreateLifetimeStart(Copy, Size);
-      B.CreateMemCpy(Copy, Copy->getAlign(), Arg, Alignment, Size,
+      compat::lifetimeStart(B, Copy, Bytes);
+      B.CreateMemCpy(Copy, Copy->getAlign(), Arg, Alignment, Bytes,
                      /*isVolatile=*/true);
       Call->setArgOperand(ArgNo, Copy);
-      EndLifetime(Copy, Size);
+      EndLifetime(Copy, Bytes);
       ++NumByValCopies;
       continue;
     }
@@ -369,9 +371,9 @@ Instruction *SpawnLowering::privatizeArguments(
       continue;
     }
     IRBuilder<> B(Start);
-    ConstantInt *Size = B.getInt64(*AI->getAllocationSize(DL));
-    B.CreateLifetimeStart(AI, Size);
-    EndLifetime(AI, Size);
+    uint64_t Bytes = *AI->getAllocationSize(DL);
+    compat::lifetimeStart(B, AI, Bytes);
+    EndLifetime(AI, Bytes);
     ++NumArgumentTemporaries;
   }
   return End;

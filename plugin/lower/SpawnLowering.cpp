@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lower/SpawnLowering.h"
+#include "shared/LLVMCompat.h"
 #include "shared/Markers.h"
 #include "shared/RuntimeABI.h"
 #include "shared/UnsupportedNames.h"
@@ -53,7 +54,7 @@ RuntimeDecls::RuntimeDecls(Module &M) {
   if (auto *Decl = dyn_cast<Function>(IsStolen.getCallee())) {
     Decl->setMemoryEffects(MemoryEffects::argMemOnly(ModRefInfo::Ref));
     Decl->setWillReturn();
-    Decl->addParamAttr(0, Attribute::NoCapture);
+    Decl->addParamAttr(0, compat::noCapture(C));
   }
   Catch = getRuntimeFunction(M, RuntimeFn::Catch);
   Rethrow = getRuntimeFunction(M, RuntimeFn::Rethrow);
@@ -66,13 +67,13 @@ RuntimeDecls::RuntimeDecls(Module &M) {
   for (FunctionCallee Fn : {FrameAlloc, FrameFree, IsStolen})
     if (auto *Decl = dyn_cast<Function>(Fn.getCallee()))
       Decl->setDoesNotThrow();
-  CoroId = Intrinsic::getDeclaration(&M, Intrinsic::coro_id);
-  CoroSize = Intrinsic::getDeclaration(&M, Intrinsic::coro_size,
-                                       {Type::getInt64Ty(C)});
-  CoroBegin = Intrinsic::getDeclaration(&M, Intrinsic::coro_begin);
-  CoroSave = Intrinsic::getDeclaration(&M, Intrinsic::coro_save);
-  CoroSuspend = Intrinsic::getDeclaration(&M, Intrinsic::coro_suspend);
-  CoroEnd = Intrinsic::getDeclaration(&M, Intrinsic::coro_end);
+  CoroId = compat::intrinsicDeclaration(&M, Intrinsic::coro_id);
+  CoroSize = compat::intrinsicDeclaration(&M, Intrinsic::coro_size,
+                                          {Type::getInt64Ty(C)});
+  CoroBegin = compat::intrinsicDeclaration(&M, Intrinsic::coro_begin);
+  CoroSave = compat::intrinsicDeclaration(&M, Intrinsic::coro_save);
+  CoroSuspend = compat::intrinsicDeclaration(&M, Intrinsic::coro_suspend);
+  CoroEnd = compat::intrinsicDeclaration(&M, Intrinsic::coro_end);
 }
 
 void reportUnsupported(Function &F, const Twine &Msg, const Instruction *At) {

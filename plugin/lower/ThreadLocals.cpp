@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lower/ThreadLocals.h"
+#include "shared/LLVMCompat.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -105,7 +106,7 @@ bool restoreThreadLocalAddresses(Module &M) {
       Opaques.push_back(&Fn);
   for (Function *Opaque : Opaques) {
     Type *Ptr = Opaque->getReturnType();
-    Function *Intrinsic = Intrinsic::getDeclaration(
+    Function *Intrinsic = compat::intrinsicDeclaration(
         &M, Intrinsic::threadlocal_address, {Ptr});
     for (CallInst *Address : redirectCalls(Opaque, Intrinsic)) {
       BasicBlock *Block = Address->getParent();
