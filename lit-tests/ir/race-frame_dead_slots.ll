@@ -15,9 +15,9 @@ declare ptr @llvm.stacksave.p0()
 declare void @llvm.stackrestore.p0(ptr)
 
 ; CHECK-LABEL: define void @spawns(
-; CHECK:         call void @llvm.lifetime.end.p0(i64 16, ptr %tmp)
+; CHECK:         call void @llvm.lifetime.end.p0({{(i64 16, )?}}ptr %tmp)
 ; CHECK-NEXT:    call void @__weft_race_dead_slot(ptr %tmp, i64 16)
-; CHECK:         call void @llvm.lifetime.end.p0(i64 -1, ptr %whole)
+; CHECK:         call void @llvm.lifetime.end.p0({{(i64 -1, )?}}ptr %whole)
 ; CHECK-NEXT:    call void @__weft_race_dead_slot(ptr %whole, i64 24)
 define void @spawns(i32 %rec) sanitize_thread {
   %tmp = alloca [16 x i8]
