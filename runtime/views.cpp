@@ -24,15 +24,6 @@
 #include <new>
 
 namespace weft {
-namespace {
-
-constexpr std::uintptr_t kLeftmostDeposited = 1;
-
-unsigned hashOf(const __weft_reducer *R, unsigned Capacity) {
-  auto Bits = reinterpret_cast<std::uintptr_t>(R) >> 4;
-  return static_cast<unsigned>((Bits * 0x9E3779B97F4A7C15ull) >> 32) &
-         (Capacity - 1);
-}
 
 void *newIdentityView(__weft_reducer *R) {
   void *View = ::operator new(R->view_size, std::align_val_t(R->view_align));
@@ -44,6 +35,16 @@ void deleteView(__weft_reducer *R, void *View) {
   if (R->destroy)
     R->destroy(R, View);
   ::operator delete(View, std::align_val_t(R->view_align));
+}
+
+namespace {
+
+constexpr std::uintptr_t kLeftmostDeposited = 1;
+
+unsigned hashOf(const __weft_reducer *R, unsigned Capacity) {
+  auto Bits = reinterpret_cast<std::uintptr_t>(R) >> 4;
+  return static_cast<unsigned>((Bits * 0x9E3779B97F4A7C15ull) >> 32) &
+         (Capacity - 1);
 }
 
 /// Folds \p View, a view of \p R other than its own, into R's own view.

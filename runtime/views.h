@@ -29,6 +29,11 @@ namespace weft {
 
 struct Frame;
 
+/// A view of \p R made from its identity (the runtime's heap, aligned as
+/// R says); and one destroyed (R's destroy, if any) and freed.
+void *newIdentityView(__weft_reducer *R);
+void deleteView(__weft_reducer *R, void *View);
+
 /// A strand's views: reducer -> view, open addressing with linear probing.
 /// Only the worker running the strand touches it, until the strand ends and
 /// the map goes to a frame; then only the sync that merges it.

@@ -49,13 +49,6 @@ std::size_t boundedLength(const char *S, std::size_t Max) {
 
 } // namespace
 
-#define WEFT_PC __builtin_return_address(0)
-/// `Next`, glibc's function of this name and type.
-#define WEFT_REAL(Name, ...)                                                   \
-  using Name##Type = __VA_ARGS__;                                              \
-  static Name##Type *Real_##Name;                                              \
-  Name##Type *Next = nextSymbol(Real_##Name, #Name)
-
 extern "C" {
 
 std::size_t strlen(const char *S) {

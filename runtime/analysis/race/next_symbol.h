@@ -24,4 +24,13 @@ template <class Fn> Fn *nextSymbol(Fn *&Slot, const char *Name) {
 
 } // namespace weft::race
 
+/// In a function defined in front of glibc's: the code address of its
+/// call, where its accesses are reported.
+#define WEFT_PC __builtin_return_address(0)
+/// In such a function: `Next`, glibc's function of this name and type.
+#define WEFT_REAL(Name, ...)                                                   \
+  using Name##Type = __VA_ARGS__;                                              \
+  static Name##Type *Real_##Name;                                              \
+  Name##Type *Next = ::weft::race::nextSymbol(Real_##Name, #Name)
+
 #endif // WEFT_RUNTIME_ANALYSIS_RACE_NEXT_SYMBOL_H

@@ -630,13 +630,6 @@ void checkLine(const char *Line, void *Pc) {
 
 } // namespace
 
-#define WEFT_PC __builtin_return_address(0)
-/// `Next`, glibc's function of this name and type.
-#define WEFT_REAL(Name, ...)                                                   \
-  using Name##Type = __VA_ARGS__;                                              \
-  static Name##Type *Real_##Name;                                              \
-  Name##Type *Next = nextSymbol(Real_##Name, #Name)
-
 using VprintfFn = int(const char *, va_list);
 using VfprintfFn = int(File *, const char *, va_list);
 using VsprintfFn = int(char *, const char *, va_list);

@@ -6,24 +6,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/race/strand_views.h"
+#include "views.h"
 
 #include <algorithm>
-#include <new>
 
 namespace weft::race {
 namespace {
-
-void *newIdentityView(__weft_reducer *R) {
-  void *Memory = ::operator new(R->view_size, std::align_val_t(R->view_align));
-  R->identity(R, Memory);
-  return Memory;
-}
-
-void deleteView(__weft_reducer *R, void *Memory) {
-  if (R->destroy)
-    R->destroy(R, Memory);
-  ::operator delete(Memory, std::align_val_t(R->view_align));
-}
 
 /// Left = Left op Right; Right, a view made here, is gone.
 void reduceInto(__weft_reducer *R, void *Left, void *Right) {
