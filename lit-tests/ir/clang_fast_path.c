@@ -66,9 +66,9 @@ long fib(long n) {
 // TESTS-LABEL: define {{.*}} @fib(
 // TESTS: call ptr @llvm.threadlocal.address.p0(ptr @_ZN4weft6detail12ThreadWorkerE)
 // TESTS-NEXT: %[[W:[0-9]+]] = load ptr, ptr
-// TESTS-NEXT: getelementptr inbounds i8, ptr %[[W]]
+// TESTS-NEXT: getelementptr inbounds{{( nuw)?}} i8, ptr %[[W]]
 // TESTS-NEXT: load atomic i64
-// TESTS-NEXT: getelementptr inbounds i8, ptr %[[W]]
+// TESTS-NEXT: getelementptr inbounds{{( nuw)?}} i8, ptr %[[W]]
 // TESTS-NEXT: load i64
 // TESTS-NEXT: icmp slt i64
 // TESTS-NEXT: br i1

@@ -44,19 +44,19 @@ void loop(long *r, Sink &k) {
 // Each use of a statement temporary gets its address from a marker call of
 // its own, naming the temporary by an id (DynamicAllocas.cpp).
 // LOWER-LABEL: define {{.*}} @_Z4loopPlR4Sink(
-// LOWER: call void @llvm.lifetime.start.p0(i64 16, ptr %[[T1:[0-9a-z.]+]])
+// LOWER: call void @__weft_statement_lifetime_start(ptr %[[T1:[0-9a-z.]+]])
 // LOWER-NEXT: %[[T1:[0-9a-z.]+]] = call ptr @__weft_statement_alloca(i64 16, i64 8, i64 [[ID1:[0-9]+]])
 // LOWER-NEXT: {{call|invoke}} void @_ZN6TaggedC1El(ptr {{.*}}%[[T1]],
 // LOWER: %[[T1:[0-9a-z.]+]] = call ptr @__weft_statement_alloca(i64 16, i64 8, i64 [[ID1]])
 // LOWER-NEXT: {{call|invoke}} void @_Z4takePl6Tagged(ptr {{.*}}, ptr {{.*}}%[[T1]])
 // LOWER: %[[T1:[0-9a-z.]+]] = call ptr @__weft_statement_alloca(i64 16, i64 8, i64 [[ID1]])
-// LOWER-NEXT: call void @llvm.lifetime.end.p0(i64 16, ptr %[[T1]])
-// LOWER: call void @llvm.lifetime.start.p0(i64 16, ptr %[[T2:[0-9a-z.]+]])
+// LOWER-NEXT: call void @__weft_statement_lifetime_end(ptr %[[T1]])
+// LOWER: call void @__weft_statement_lifetime_start(ptr %[[T2:[0-9a-z.]+]])
 // LOWER-NEXT: %[[T2:[0-9a-z.]+]] = call ptr @__weft_statement_alloca(i64 16, i64 8, i64 [[ID2:[0-9]+]])
 // LOWER-NEXT: {{call|invoke}} void @_ZN6TaggedC1El(ptr {{.*}}%[[T2]],
 // LOWER: %[[T2:[0-9a-z.]+]] = call ptr @__weft_statement_alloca(i64 16, i64 8, i64 [[ID2]])
 // LOWER-NEXT: {{call|invoke}} void @_ZN4Sink3putE5Small6Tagged(ptr {{.*}}, i64 {{.*}}, i64 {{.*}}, ptr {{.*}}%[[T2]])
 // LOWER: %[[T2:[0-9a-z.]+]] = call ptr @__weft_statement_alloca(i64 16, i64 8, i64 [[ID2]])
-// LOWER-NEXT: call void @llvm.lifetime.end.p0(i64 16, ptr %[[T2]])
+// LOWER-NEXT: call void @__weft_statement_lifetime_end(ptr %[[T2]])
 // LOWER-NOT: weft-arg-temporaries
 // LOWER-NOT: c"ST\00"

@@ -58,8 +58,8 @@ void local_in_body(long *out) {
 // CHECK-NEXT: call void @_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEED2Ev(ptr {{.*}}%[[STR]])
 // CHECK: call void @_ZNSt15__new_allocatorIcED2Ev(
 // CHECK: call ptr @__weft_statement_alloca(i64 32, i64 8, i64 [[ID]])
-// CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 32,
-// CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 8,
+// CHECK-NEXT: call void @__weft_statement_lifetime_end(ptr
+// CHECK-NEXT: call void @llvm.lifetime.end.p0({{(i64 8, )?}}ptr
 // CHECK-NEXT: br label %[[WAIT:[0-9]+]]
 // CHECK: [[WAIT]]:
 // CHECK-NEXT: %steals.addr = getelementptr

@@ -12,6 +12,8 @@
 //   __weft_stack_restore(s)  ramp: llvm.stackrestore; slow clone: nothing
 //   __weft_statement_alloca(n, k, id)  in either: one static alloca of n
 //                          bytes per id and function
+//   __weft_statement_lifetime_start(p), _end(p)  in either: the lifetime
+//                          intrinsics on that alloca
 //
 // The ramp is the clone that allocates the coroutine frame; a function with
 // dynamic allocas or statement temporaries is noinline, so it is still
@@ -20,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "finish/PostSplit.h"
+#include "shared/LLVMCompat.h"
 #include "shared/Markers.h"
 #include "shared/RuntimeABI.h"
 
@@ -34,6 +37,32 @@ using namespace llvm;
 
 namespace weft {
 namespace {
+
+/// The statement temporaries' lifetime marker calls named \p Name, now on
+/// their placed allocas, as the lifetime intrinsics they stand for.
+void restoreLifetimeMarkers(Module &M, StringRef Name) {
+  Function *Marker = M.getFunction(Name);
+  if (!Marker)
+    return;
+  bool IsStart = Name == StatementLifetimeStartName;
+  const DataLayout &DL = M.getDataLayout();
+  while (!Marker->use_empty()) {
+    auto *CI = cast<CallInst>(Marker->user_back());
+    // Each use of a temporary had a marker call of its own, which its
+    // alloca replaced; should a pass have merged addresses (a phi), the
+    // marker is dropped, which only gives the stack coloring less to go on.
+    if (auto *AI =
+            dyn_cast<AllocaInst>(CI->getArgOperand(0)->stripPointerCasts())) {
+      IRBuilder<> B(CI);
+      uint64_t Bytes = AI->getAllocationSize(DL)->getFixedValue();
+      CallInst *Lifetime = IsStart ? compat::lifetimeStart(B, AI, Bytes)
+                                   : compat::lifetimeEnd(B, AI, Bytes);
+      Lifetime->setDebugLoc(CI->getDebugLoc());
+    }
+    CI->eraseFromParent();
+  }
+  Marker->eraseFromParent();
+}
 
 /// Each statement temporary becomes a static alloca of the function that
 /// holds its markers after the split: one per id.
@@ -61,6 +90,8 @@ bool placeStatementTemporaries(Module &M) {
     CI->eraseFromParent();
   }
   Marker->eraseFromParent();
+  restoreLifetimeMarkers(M, StatementLifetimeStartName);
+  restoreLifetimeMarkers(M, StatementLifetimeEndName);
   return true;
 }
 

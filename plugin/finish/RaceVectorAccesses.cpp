@@ -48,6 +48,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "finish/PostSplit.h"
+#include "shared/LLVMCompat.h"
 #include "shared/RuntimeABI.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -127,20 +128,23 @@ std::optional<VectorAccess> describeGeneric(IntrinsicInst &II,
                  0, nullptr, MaskBit::Boolean, 0, 0};
   Type *DataTy;
   switch (II.getIntrinsicID()) {
-  case Intrinsic::masked_load: // (ptr, align, mask, passthru)
-    A.Address = Arg(0), A.Mask = Arg(2), DataTy = II.getType();
+  case Intrinsic::masked_load: // (ptr, [align,] mask, passthru)
+    A.Address = Arg(0), A.Mask = compat::maskedAccessMask(II);
+    DataTy = II.getType();
     break;
-  case Intrinsic::masked_store: // (value, ptr, align, mask)
-    A.Write = true, A.Address = Arg(1), A.Mask = Arg(3);
+  case Intrinsic::masked_store: // (value, ptr, [align,] mask)
+    A.Write = true, A.Address = Arg(1), A.Mask = compat::maskedAccessMask(II);
     DataTy = Arg(0)->getType();
     break;
-  case Intrinsic::masked_gather: // (ptrs, align, mask, passthru)
+  case Intrinsic::masked_gather: // (ptrs, [align,] mask, passthru)
     A.Addressing = LaneAddressing::PointerVector;
-    A.Address = Arg(0), A.Mask = Arg(2), DataTy = II.getType();
+    A.Address = Arg(0), A.Mask = compat::maskedAccessMask(II);
+    DataTy = II.getType();
     break;
-  case Intrinsic::masked_scatter: // (value, ptrs, align, mask)
+  case Intrinsic::masked_scatter: // (value, ptrs, [align,] mask)
     A.Write = true, A.Addressing = LaneAddressing::PointerVector;
-    A.Address = Arg(1), A.Mask = Arg(3), DataTy = Arg(0)->getType();
+    A.Address = Arg(1), A.Mask = compat::maskedAccessMask(II);
+    DataTy = Arg(0)->getType();
     break;
   case Intrinsic::masked_expandload: // (ptr, mask, passthru)
     A.Addressing = LaneAddressing::Packed;

@@ -56,7 +56,9 @@ inline clang::QualType recordType(const clang::ASTContext &Ctx,
 #endif
 }
 
-/// An implicit asm label that makes \p Name the symbol, as written.
+/// An implicit asm label that makes \p Name the symbol, as written. (Since
+/// 22 Clang spells it "\01Name" where C symbols take a prefix; the lowering
+/// drops that, lower/LowerSpawns.cpp.)
 inline clang::AsmLabelAttr *asmLabel(clang::ASTContext &Ctx,
                                      llvm::StringRef Name) {
 #if CLANG_VERSION_MAJOR >= 22

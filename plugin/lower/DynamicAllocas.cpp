@@ -51,7 +51,11 @@
 //
 // and after the split the calls with one id become one static alloca of
 // whichever function holds them (finish/PlaceDynamicAllocas.cpp): each
-// activation of the ramp or the slow clone has its own.
+// activation of the ramp or the slow clone has its own. The temporary's
+// lifetime markers become marker calls too (__weft_statement_lifetime_start
+// and _end, on a marker call's address), since a lifetime intrinsic may only
+// mark an alloca; they are intrinsics again on the placed alloca, where
+// the race detector reads its lifetime end as the slot's death.
 //
 // One marker per use, because an address held in a value would itself go
 // through the frame: the spawned call comes after the steal point's
@@ -186,6 +190,28 @@ static IntrinsicInst *soleLifetimeStart(AllocaInst *AI, DominatorTree &DT) {
   return Start;
 }
 
+/// Replaces each lifetime intrinsic on \p AI by a call of \p StartMarker or
+/// \p EndMarker on it; returns the one that replaced \p Start.
+static CallInst *hideLifetimeMarkers(AllocaInst *AI, IntrinsicInst *Start,
+                                     Function *StartMarker,
+                                     Function *EndMarker) {
+  CallInst *HiddenStart = nullptr;
+  SmallVector<IntrinsicInst *, 4> Markers;
+  for (User *U : AI->users())
+    if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
+      Markers.push_back(II);
+  for (IntrinsicInst *II : Markers) {
+    bool IsStart = II->getIntrinsicID() == Intrinsic::lifetime_start;
+    auto *Hidden = CallInst::Create(IsStart ? StartMarker : EndMarker, {AI},
+                                    "", II->getIterator());
+    Hidden->setDebugLoc(II->getDebugLoc());
+    if (II == Start)
+      HiddenStart = Hidden;
+    II->eraseFromParent();
+  }
+  return HiddenStart;
+}
+
 /// A fresh id for a statement temporary: one more than any in the module.
 static uint64_t nextTemporaryId(Function *Marker) {
   uint64_t Next = 0;
@@ -208,6 +234,17 @@ void SpawnLowering::privatizeStatementTemporaries() {
       M, StatementAllocaName,
       FunctionType::get(PointerType::getUnqual(C), {I64, I64, I64}, false));
   Marker->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
+  // Reading and writing the temporary, as far as any pass can tell, so that
+  // none moves its accesses across the start or the end.
+  FunctionType *LifetimeTy = FunctionType::get(
+      Type::getVoidTy(C), {PointerType::getUnqual(C)}, false);
+  Function *StartMarker =
+      declareMarker(M, StatementLifetimeStartName, LifetimeTy);
+  Function *EndMarker = declareMarker(M, StatementLifetimeEndName, LifetimeTy);
+  for (Function *Lifetime : {StartMarker, EndMarker}) {
+    Lifetime->setMemoryEffects(MemoryEffects::argMemOnly());
+    Lifetime->addParamAttr(0, compat::noCapture(C));
+  }
   const DataLayout &DL = M.getDataLayout();
   DominatorTree DT(F);
   bool Privatized = false;
@@ -218,6 +255,8 @@ void SpawnLowering::privatizeStatementTemporaries() {
     Value *Args[] = {ConstantInt::get(I64, *AI->getAllocationSize(DL)),
                      ConstantInt::get(I64, AI->getAlign().value()),
                      ConstantInt::get(I64, nextTemporaryId(Marker))};
+    CallInst *HiddenStart =
+        hideLifetimeMarkers(AI, Start, StartMarker, EndMarker);
     // Each use its own call, just before it (a phi's at the end of its
     // incoming block), so that no address reaches a use through the frame.
     while (!AI->use_empty()) {
@@ -229,7 +268,7 @@ void SpawnLowering::privatizeStatementTemporaries() {
       U.set(CallInst::Create(Marker, Args, "", Before->getIterator()));
     }
     // The alloca that the calls become takes the name from here.
-    Start->getArgOperand(1)->takeName(AI);
+    HiddenStart->getArgOperand(0)->takeName(AI);
     AI->eraseFromParent();
     ++NumStatementTemporaries;
     Privatized = true;

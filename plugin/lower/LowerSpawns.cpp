@@ -278,11 +278,34 @@ void collectSyncs(Function &F, Function *Marker,
 
 
 
+/// The front end names its markers and the runtime's reducer entries by
+/// asm labels (frontend/SpawnRewriter.cpp). Since Clang 22 such a name is
+/// "\01"-prefixed on targets whose C symbols take a prefix (32-bit Windows),
+/// which keeps the prefix off; 19 gave the plain name, which is what the
+/// lowering looks for and the runtime's symbols are. Each gets it back.
+bool unprefixAsmLabels(Module &M) {
+  SmallVector<Function *, 4> Labelled;
+  for (Function &Fn : M)
+    if (Fn.getName().starts_with("\01__weft_"))
+      Labelled.push_back(&Fn);
+  for (Function *Fn : Labelled) {
+    StringRef Plain = Fn->getName().drop_front();
+    if (Function *Existing = M.getFunction(Plain)) {
+      Fn->replaceAllUsesWith(Existing);
+      Fn->eraseFromParent();
+    } else {
+      Fn->setName(Plain);
+    }
+  }
+  return !Labelled.empty();
+}
+
 } // namespace
 
 namespace weft {
 
 PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
+  bool Renamed = unprefixAsmLabels(M);
   // First, so that a parallel loop whose body spawns becomes a spawning
   // function of its own (ParallelFor.cpp).
   bool Outlined = outlineParallelLoops(M);
@@ -294,8 +317,9 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
   Function *SyncMarker = M.getFunction(SyncMarkerName);
   bool HidTLS = hideThreadLocalAddresses(M);
   if (!SpawnMarker && !ObjectMarker && !SyncMarker)
-    return HidTLS || Outlined || Reporting ? PreservedAnalyses::none()
-                                           : PreservedAnalyses::all();
+    return HidTLS || Outlined || Renamed || Reporting
+               ? PreservedAnalyses::none()
+               : PreservedAnalyses::all();
 
   SmallVector<Function *, 16> Worklist;
   for (Function *Marker : {SpawnMarker, ObjectMarker, SyncMarker})

@@ -10,8 +10,10 @@
 //               CaptureTracker's callback says which parts are captured;
 //               peelLoop can peel the last iterations.
 //   21   -> 22: lifetime markers lost their size operand (the marked
-//               object is the whole alloca); PointerMayBeCaptured lost its
-//               StoreCaptures flag.
+//               object is the whole alloca, and must be an alloca);
+//               PointerMayBeCaptured lost its StoreCaptures flag; masked
+//               loads, stores, gathers and scatters lost their alignment
+//               operand (an attribute of the pointer now).
 //   The optimizer-last extension point tells its callbacks the LTO phase
 //   since 20.
 //
@@ -112,6 +114,19 @@ inline llvm::CallInst *lifetimeEnd(llvm::IRBuilderBase &B, llvm::Value *Object,
   return B.CreateLifetimeEnd(Object);
 #else
   return B.CreateLifetimeEnd(Object, B.getInt64(Bytes));
+#endif
+}
+
+/// The mask of a masked load, store, gather or scatter \p II.
+inline llvm::Value *maskedAccessMask(const llvm::IntrinsicInst &II) {
+  using llvm::Intrinsic::ID;
+  ID Id = II.getIntrinsicID();
+  bool Stores =
+      Id == llvm::Intrinsic::masked_store || Id == llvm::Intrinsic::masked_scatter;
+#if LLVM_VERSION_MAJOR >= 22
+  return II.getArgOperand(Stores ? 2 : 1); // (ptr, mask, passthru)
+#else
+  return II.getArgOperand(Stores ? 3 : 2); // (ptr, align, mask, passthru)
 #endif
 }
 

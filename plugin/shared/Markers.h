@@ -71,6 +71,15 @@ inline constexpr const char *DynamicAllocaName = "__weft_dynamic_alloca";
 inline constexpr const char *StackSaveName = "__weft_stack_save";
 inline constexpr const char *StackRestoreName = "__weft_stack_restore";
 inline constexpr const char *StatementAllocaName = "__weft_statement_alloca";
+/// A statement temporary's lifetime start and end (`void (ptr)`, the
+/// pointer a StatementAllocaName call returned): lifetime intrinsics may
+/// only mark an alloca (LLVM 22's verifier insists), and the temporary is
+/// none until finish/PlaceDynamicAllocas.cpp makes it one and these
+/// intrinsics again.
+inline constexpr const char *StatementLifetimeStartName =
+    "__weft_statement_lifetime_start";
+inline constexpr const char *StatementLifetimeEndName =
+    "__weft_statement_lifetime_end";
 /// Metadata on the empty asm that lets a spawn's destination escape
 /// (lower/SpawnWindow.cpp), telling it from the program's own empty asm.
 inline constexpr const char *EscapeMarkerMD = "weft.escape";
