@@ -67,6 +67,16 @@ this build's T_P over the baseline's at each P, so that a change is
 measured against what it changes in one run. Those rows are printed; the
 table written to docs/ leaves them out.
 
+--other-llvm PATH names a Weft build tree for another LLVM major version
+(configured with -DWEFT_LLVM_VERSION=N, e.g. build-llvm22 from
+scripts/test.sh): each benchmark's Cilk source is also built as that
+version's serial elision (its clang++ -O2) and with its weft-clang++, run
+in the same interleaved rounds at every --workers count and checked
+against the serial elision, and a second table sets the two versions side
+by side: each one's Ts, T_P, T1/Ts (against its own serial elision) and
+T1/T_Pmax, and the other version's times over this build's. It goes
+between the llvm-versions markers of docs/benchmarks.md.
+
 Needs build/ (scripts/build.sh) and the peers from scripts/setup.sh.
 """
 import argparse
@@ -85,7 +95,22 @@ import ligra
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
 OUT_DIR = os.path.join(BUILD, "bench")
-CLANGXX = "/usr/lib/llvm-19/bin/clang++"
+
+
+def llvm_of(tree):
+    """A Weft build tree's LLVM version and the clang++ its drivers run
+    (from its CMakeCache.txt; 19's before it is configured)."""
+    cache, found = os.path.join(tree, "CMakeCache.txt"), {}
+    if os.path.exists(cache):
+        for line in open(cache):
+            key, _, value = line.partition("=")
+            found[key.split(":")[0]] = value.strip()
+    return (found.get("WEFT_LLVM_VERSION", "19"),
+            found.get("WEFT_CLANGXX", "/usr/lib/llvm-19/bin/clang++"))
+
+
+# The serial elision and the peers are built by build/'s clang++.
+LLVM_VERSION, CLANGXX = llvm_of(BUILD)
 
 # name -> command-line arguments (the input), a short description and,
 # when the name is not a folder of bench/, the folder whose programs it runs.
@@ -158,6 +183,30 @@ def build_baseline(tree, names):
     return binaries
 
 
+def build_other_llvm(tree, names):
+    """Builds each benchmark's Cilk source as the serial elision with the
+    clang++ of another LLVM version's Weft build tree, and with its
+    weft-clang++; returns (version, {(name, "serial-other" or "weft-other"):
+    binary})."""
+    version, clangxx = llvm_of(tree)
+    driver = os.path.join(tree, "bin", "weft-clang++")
+    if not os.path.exists(driver):
+        sys.exit(f"--other-llvm {tree}: no bin/weft-clang++ there")
+    if version == LLVM_VERSION:
+        sys.exit(f"--other-llvm {tree}: built for LLVM {version}, as build/ is")
+    inc = "-I" + os.path.join(ROOT, "include")
+    binaries = {}
+    for name in names:
+        src = os.path.join(ROOT, "bench", folder(name), f"{folder(name)}_cilk.cpp")
+        for variant, cmd in (("serial-other", [clangxx, "-O2", inc]),
+                             ("weft-other", [driver, "-O2"])):
+            binary = os.path.join(OUT_DIR, f"{folder(name)}_{variant}{version}")
+            if binary not in binaries.values():
+                subprocess.run([*cmd, src, "-o", binary], check=True)
+            binaries[(name, variant)] = binary
+    return version, binaries
+
+
 def build_lace(checkout):
     """Builds Lace's fib benchmark from the checkout with its own CMake files
     and clang-19 (Release: -O3), under OUT_DIR/lace; returns the binary."""
@@ -203,7 +252,7 @@ def configurations(binaries, names, workers):
         for (bench, variant), binary in binaries.items():
             if bench != name:
                 continue
-            for p in ([1] if variant == "serial" else workers):
+            for p in ([1] if variant.startswith("serial") else workers):
                 yield name, variant, p, binary
 
 
@@ -378,6 +427,33 @@ def baseline_row(medians, name, workers, columns):
     return "| " + " | ".join(row) + " |"
 
 
+def llvm_versions_table(medians, names, workers, runs, command, other):
+    """This build's LLVM version and the other's side by side, each against
+    its own serial elision."""
+    this = LLVM_VERSION
+    pmax = max(workers)
+    lines = [measured_line(runs, command), ""]
+    head = ["benchmark"]
+    for v in (this, other):
+        head += [f"LLVM {v} Ts (s)", *(f"LLVM {v} T{p} (s)" for p in workers),
+                 f"LLVM {v} T1/Ts", f"LLVM {v} T1/T{pmax}"]
+    head += [f"T{p} {other} / {this}" for p in workers]
+    head.append(f"Ts {other} / {this}")
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name in names:
+        row = [name]
+        for serial, weft in (("serial", "weft"), ("serial-other", "weft-other")):
+            ts = medians[(name, serial, 1)][0]
+            t = {p: medians[(name, weft, p)][0] for p in workers}
+            row += [fmt(ts), *(fmt(t[p]) for p in workers),
+                    f"{t[1] / ts:.2f}", f"{t[1] / t[pmax]:.2f}"]
+        row += [f"{medians[(name, 'weft-other', p)][0] / medians[(name, 'weft', p)][0]:.2f}"
+                for p in workers]
+        row.append(f"{medians[(name, 'serial-other', 1)][0] / medians[(name, 'serial', 1)][0]:.2f}")
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def lace_row(medians, name, workers, columns):
     """The "Lace fib" row: Lace's times in the Weft columns, its ratios to the
     same serial elision, and Lace's T_P over Weft's in the peer column."""
@@ -449,6 +525,10 @@ def main():
     ap.add_argument("--baseline", metavar="PATH",
                     help="another Weft build tree: also build every benchmark with its "
                     "bin/weft-clang++ and run it in the same rounds, as a row below")
+    ap.add_argument("--other-llvm", metavar="PATH",
+                    help="a Weft build tree for another LLVM version: also build every "
+                    "benchmark with its clang++ (serial elision) and weft-clang++, run "
+                    "them in the same rounds, and set the versions side by side")
     ap.add_argument("--ligra", metavar="PATH", default=os.environ.get("WEFT_BENCH_LIGRA"),
                     help="a checkout of jshun/ligra (default: $WEFT_BENCH_LIGRA): build "
                     "its BFS, Components and PageRank with its Makefile and time them, "
@@ -508,16 +588,27 @@ def benchmarks(a, names, workers, command):
     binaries = build(names)
     if a.baseline:
         binaries.update(build_baseline(os.path.abspath(a.baseline), names))
+    other = None
+    if a.other_llvm:
+        other, other_binaries = build_other_llvm(os.path.abspath(a.other_llvm), names)
+        binaries.update(other_binaries)
     if "fib" in names and a.lace:
         binaries[("fib", "lace")] = build_lace(os.path.abspath(a.lace))
     elif "fib" in names:
         print("bench: no Lace checkout (--lace PATH or WEFT_BENCH_LACE): "
               "the Lace fib row is left out", file=sys.stderr)
     medians = measure(binaries, names, workers, a.runs)
+    versions = other and llvm_versions_table(medians, names, workers, a.runs,
+                                             command, other)
     if a.no_write:
         write_table(medians, names, workers, a.runs, command, None)
+        if versions:
+            print(versions)
         return
     write_table(medians, names, workers, a.runs, command, a.out)
+    if versions:
+        splice(a.out, versions, "<!-- llvm-versions:begin -->",
+               "<!-- llvm-versions:end -->")
     write_plot(medians, names, workers, a.plot)
     print(f"bench: results written to {a.out} and {a.plot}", file=sys.stderr)
 

@@ -1,8 +1,8 @@
-# lit configuration for Weft. Substitutions:
+# lit configuration for Weft (N: the LLVM version it is built for). Substitutions:
 #   %weftcc, %weftcxx  the Weft drivers (plugin + headers + runtime)
-#   %clang, %clangxx   plain clang-19 with Weft's include path (serial elision)
+#   %clang, %clangxx   plain clang-N with Weft's include path (serial elision)
 #   %plugin            the Clang plugin library, for -fplugin=
-#   %opt-weft          opt-19 with the pass-only plugin loaded
+#   %opt-weft          opt-N with the pass-only plugin loaded
 #   %run-check         runs a Weft binary at P=1,2,4 with and without
 #                      WEFT_STRESS and compares stdout with a serial binary
 #   %until-stolen      reruns a WEFT_STATS=1 program until it counts a steal
@@ -16,7 +16,7 @@
 #   %install-libdir    the library directory under an install prefix
 #   %cmake-configure   cmake with this build's generator, to configure a project
 #   %cmake             cmake
-#   %bare-clang, %bare-clangxx  clang-19 with no Weft flags at all
+#   %bare-clang, %bare-clangxx  clang-N with no Weft flags at all
 # For the MPI tests (mpi/):
 #   %mpirun            the mpiexec CMake's FindMPI found
 #   %mpi-example       the build directory of examples/mpi (sample_sort and
