@@ -2,7 +2,9 @@
 #   %weftcc, %weftcxx  the Weft drivers (plugin + headers + runtime)
 #   %clang, %clangxx   plain clang-N with Weft's include path (serial elision)
 #   %plugin            the Clang plugin library, for -fplugin=
+#   %pass-plugin       the pass-only plugin library, for -load-pass-plugin=
 #   %opt-weft          opt-N with the pass-only plugin loaded
+#   %llvm-version      N
 #   %run-check         runs a Weft binary at P=1,2,4 with and without
 #                      WEFT_STRESS and compares stdout with a serial binary
 #   %until-stolen      reruns a WEFT_STATS=1 program until it counts a steal
@@ -17,13 +19,21 @@
 #   %cmake-configure   cmake with this build's generator, to configure a project
 #   %cmake             cmake
 #   %bare-clang, %bare-clangxx  clang-N with no Weft flags at all
+# For the tests of the plugins in another LLVM major version's tools
+# (package/other_clang.test):
+#   %other-llvm-version  that version, M (feature other-clang)
+#   %other-clangxx     clang++-M with Weft's include path
+#   %other-bare-clang, %other-bare-clangxx  clang-M alone
+#   %other-opt         opt-M
 # For the MPI tests (mpi/):
 #   %mpirun            the mpiexec CMake's FindMPI found
 #   %mpi-example       the build directory of examples/mpi (sample_sort and
 #                      its serial elision sample_sort_serial)
 #   %mpi-cxxflags, %mpi-libs  what compiles and links a program against MPI
-# Features: gcc (gcc and g++ are on PATH); weft-race-archive (this build
-# tree holds lib/libweft_race.a, the race detector's archive that
+# Features: gcc (gcc and g++ are on PATH); other-clang (clang and opt of
+# another LLVM major version, 16 or later, are installed next to this one's,
+# as Debian installs /usr/lib/llvm-M: the newest such M); weft-race-archive
+# (this build tree holds lib/libweft_race.a, the race detector's archive that
 # `--weft-race` links: the weft_race target); mpi (the build found MPI and
 # built examples/mpi, and mpiexec runs); openmpi (that MPI is Open MPI, for
 # tests that use its mpirun options); avx2 (the CPU has AVX2, by
@@ -58,6 +68,7 @@ config.substitutions.append(("%install-libdir", config.install_libdir))
 config.substitutions.append(("%cmake-configure", '"{}" -G "{}" -DCMAKE_MAKE_PROGRAM="{}"'.format(
     config.cmake, config.cmake_generator, config.cmake_make_program)))
 config.substitutions.append(("%cmake", '"{}"'.format(config.cmake)))
+config.substitutions.append(("%llvm-version", config.llvm_version))
 config.substitutions.append(("%bare-clangxx", clangxx))
 config.substitutions.append(("%bare-clang", clang))
 config.substitutions.append(("%weftcxx", os.path.join(config.weft_bin_dir, "weft-clang++")))
@@ -65,6 +76,7 @@ config.substitutions.append(("%weftcc", os.path.join(config.weft_bin_dir, "weft-
 config.substitutions.append(("%clangxx", clangxx + " " + include))
 config.substitutions.append(("%clang", clang + " " + include))
 config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%pass-plugin", passlib))
 config.substitutions.append(("%examples", os.path.join(config.weft_src_root, "examples")))
 config.substitutions.append(("%opt-weft", os.path.join(config.llvm_tools_dir, "opt")
                              + " -load-pass-plugin=" + passlib))
@@ -80,6 +92,37 @@ if shutil.which("gcc", path=config.environment["PATH"]) and \
     config.available_features.add("gcc")
 if os.path.exists(os.path.join(config.weft_lib_dir, "libweft_race.a")):
     config.available_features.add("weft-race-archive")
+
+
+def other_llvm():
+    """The newest other LLVM major version (16 or later: the plugins ask the
+    host with LLVMGetVersion, which 16 added) whose clang, clang++ and opt
+    sit next to this one's, and their directory; None when there is none."""
+    llvm_root = os.path.dirname(config.llvm_tools_dir)
+    found = []
+    for entry in os.listdir(os.path.dirname(llvm_root)):
+        version = entry[len("llvm-"):]
+        if not entry.startswith("llvm-") or not version.isdigit():
+            continue
+        if int(version) < 16 or version == config.llvm_version:
+            continue
+        bin_dir = os.path.join(os.path.dirname(llvm_root), entry, "bin")
+        if all(os.access(os.path.join(bin_dir, tool), os.X_OK)
+               for tool in ("clang", "clang++", "opt")):
+            found.append((int(version), bin_dir))
+    return max(found) if found else None
+
+
+other = other_llvm()
+if other:
+    config.available_features.add("other-clang")
+    other_version, other_bin = other
+    config.substitutions.append(("%other-llvm-version", str(other_version)))
+    config.substitutions.append(("%other-bare-clangxx", os.path.join(other_bin, "clang++")))
+    config.substitutions.append(("%other-bare-clang", os.path.join(other_bin, "clang")))
+    config.substitutions.append(("%other-clangxx", os.path.join(other_bin, "clang++")
+                                 + " " + include))
+    config.substitutions.append(("%other-opt", os.path.join(other_bin, "opt")))
 
 
 def cpu_flags():
