@@ -18,6 +18,7 @@
 #   %install-libdir    the library directory under an install prefix
 #   %cmake-configure   cmake with this build's generator, to configure a project
 #   %cmake             cmake
+#   %cpack             cpack
 #   %bare-clang, %bare-clangxx  clang-N with no Weft flags at all
 # For the tests of the plugins in another LLVM major version's tools
 # (package/other_clang.test):
@@ -32,8 +33,9 @@
 #   %mpi-cxxflags, %mpi-libs  what compiles and links a program against MPI
 # Features: gcc (gcc and g++ are on PATH); other-clang (clang and opt of
 # another LLVM major version, 16 or later, are installed next to this one's,
-# as Debian installs /usr/lib/llvm-M: the newest such M); weft-race-archive
-# (this build tree holds lib/libweft_race.a, the race detector's archive that
+# as Debian installs /usr/lib/llvm-M: the newest such M); dpkg (dpkg-deb is
+# on PATH, so `cpack -G DEB` can build a package); weft-race-archive (this
+# build tree holds lib/libweft_race.a, the race detector's archive that
 # `--weft-race` links: the weft_race target); mpi (the build found MPI and
 # built examples/mpi, and mpiexec runs); openmpi (that MPI is Open MPI, for
 # tests that use its mpirun options); avx2 (the CPU has AVX2, by
@@ -68,6 +70,7 @@ config.substitutions.append(("%install-libdir", config.install_libdir))
 config.substitutions.append(("%cmake-configure", '"{}" -G "{}" -DCMAKE_MAKE_PROGRAM="{}"'.format(
     config.cmake, config.cmake_generator, config.cmake_make_program)))
 config.substitutions.append(("%cmake", '"{}"'.format(config.cmake)))
+config.substitutions.append(("%cpack", '"{}"'.format(config.cpack)))
 config.substitutions.append(("%llvm-version", config.llvm_version))
 config.substitutions.append(("%bare-clangxx", clangxx))
 config.substitutions.append(("%bare-clang", clang))
@@ -92,6 +95,8 @@ if shutil.which("gcc", path=config.environment["PATH"]) and \
     config.available_features.add("gcc")
 if os.path.exists(os.path.join(config.weft_lib_dir, "libweft_race.a")):
     config.available_features.add("weft-race-archive")
+if shutil.which("dpkg-deb", path=config.environment["PATH"]):
+    config.available_features.add("dpkg")
 
 
 def other_llvm():
