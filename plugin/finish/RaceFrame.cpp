@@ -216,7 +216,7 @@ void launderFrameSlot(AllocaInst &Slot) {
   auto *PtrTy = Slot.getType();
   auto *Asm = InlineAsm::get(FunctionType::get(PtrTy, {PtrTy}, false), "",
                              "=r,0", /*hasSideEffects=*/false);
-  auto *Frame = CallInst::Create(Asm, {&Slot}, "", Slot.getNextNode());
+  auto *Frame = CallInst::Create(Asm, {&Slot}, "", std::next(Slot.getIterator()));
   Frame->setDoesNotThrow();
   Slot.replaceUsesWithIf(Frame, [Frame](Use &U) {
     if (U.getUser() == Frame)

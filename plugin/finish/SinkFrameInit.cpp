@@ -274,7 +274,7 @@ bool sinkFrameInitialization(AllocaInst *Frame) {
   // Their address arithmetic stays in the entry block, which dominates.
   sort(Inits, [](Instruction *A, Instruction *B) { return A->comesBefore(B); });
   for (Instruction *I : Inits)
-    I->moveBefore(Before);
+    compat::moveBefore(I, Before);
   NumSunkInits += Inits.size();
   return true;
 }

@@ -262,8 +262,8 @@ bool hoistFrameLoadsAboveCalls(Function &F, AllocaInst *Frame) {
       Address.push_back(GEP);
     for (Instruction *A : reverse(Address))
       if (!DT.dominates(A, Call))
-        A->moveBefore(Call);
-    Load->moveBefore(Call);
+        compat::moveBefore(A, Call);
+    compat::moveBefore(Load, Call);
     ++NumHoisted;
   }
   return !Moves.empty();
@@ -273,7 +273,7 @@ bool hoistFrameLoadsAboveCalls(Function &F, AllocaInst *Frame) {
 /// it: `landingpad catch ptr null`, `__weft_catch`, then (through plain
 /// branches) `__weft_rethrow` and `unreachable`.
 bool onlyRethrows(BasicBlock *Pad) {
-  auto *LP = dyn_cast<LandingPadInst>(Pad->getFirstNonPHI());
+  auto *LP = dyn_cast<LandingPadInst>(&*Pad->getFirstNonPHIIt());
   if (!LP || LP->isCleanup() || LP->getNumClauses() != 1 || !LP->isCatch(0) ||
       !isa<ConstantPointerNull>(LP->getClause(0)))
     return false;
@@ -309,7 +309,7 @@ bool demoteRethrowingInvokes(Function &F) {
   SmallVector<InvokeInst *, 8> Invokes;
   for (BasicBlock &BB : F) {
     if (BB.isLandingPad())
-      Pads.push_back(BB.getFirstNonPHI());
+      Pads.push_back(&*BB.getFirstNonPHIIt());
     if (auto *II = dyn_cast<InvokeInst>(BB.getTerminator()))
       Invokes.push_back(II);
   }

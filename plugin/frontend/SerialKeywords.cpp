@@ -37,7 +37,8 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
 
 using namespace clang;
 
@@ -47,11 +48,11 @@ namespace {
 /// Whether \p Name is one of the keywords <cilk/cilk.h> or <weft/weft.h>
 /// define.
 bool isKeywordMacro(StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("cilk_spawn", "cilk_sync", "cilk_for", "cilk_scope", true)
-      .Cases("_Cilk_spawn", "_Cilk_sync", "_Cilk_for", "_Cilk_scope", true)
-      .Cases("weft_spawn", "weft_sync", "weft_for", "weft_scope", true)
-      .Default(false);
+  static constexpr llvm::StringLiteral Keywords[] = {
+      "cilk_spawn",  "cilk_sync",  "cilk_for",  "cilk_scope",
+      "_Cilk_spawn", "_Cilk_sync", "_Cilk_for", "_Cilk_scope",
+      "weft_spawn",  "weft_sync",  "weft_for",  "weft_scope"};
+  return llvm::is_contained(Keywords, Name);
 }
 
 /// Whether a macro whose body is \p Body marks parallelism: it uses

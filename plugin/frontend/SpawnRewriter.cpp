@@ -11,7 +11,6 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
-#include "llvm/ADT/ScopeExit.h"
 
 using namespace clang;
 
@@ -146,10 +145,14 @@ void SpawnRewriter::walk(Stmt *&S, BodyWalk &Walk) {
   bool IsRoot = isa<Expr>(S) && !Walk.ExprRoot;
   if (IsRoot)
     Walk.ExprRoot = &S;
-  auto ClearRoot = llvm::make_scope_exit([&] {
-    if (IsRoot)
-      Walk.ExprRoot = nullptr;
-  });
+  struct ClearRootOnExit {
+    BodyWalk &Walk;
+    bool IsRoot;
+    ~ClearRootOnExit() {
+      if (IsRoot)
+        Walk.ExprRoot = nullptr;
+    }
+  } ClearRoot{Walk, IsRoot};
   if (isa<NullStmt>(S))
     return walkNullStatement(S, Walk);
   if (rewriteReducerUse(S, Walk)) // ReducerUses.cpp

@@ -93,7 +93,7 @@ void reportUnsupported(Function &F, const Twine &Msg, const Instruction *At) {
 
 void eraseSyncMarker(CallBase *Sync) {
   if (auto *Invoke = dyn_cast<InvokeInst>(Sync)) {
-    BranchInst::Create(Invoke->getNormalDest(), Invoke);
+    BranchInst::Create(Invoke->getNormalDest(), Invoke->getIterator());
     Invoke->getUnwindDest()->removePredecessor(Invoke->getParent());
   }
   Sync->eraseFromParent();

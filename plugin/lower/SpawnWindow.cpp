@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lower/SpawnLowering.h"
+#include "shared/LLVMCompat.h"
 #include "shared/Markers.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -144,7 +145,7 @@ Instruction *SpawnLowering::collectSpawnWindow(
   Instruction *End = Call;
   for (Instruction *I : Statement) {
     if (Hoisted.count(I)) {
-      I->moveBefore(Call);
+      compat::moveBefore(I, Call);
       continue;
     }
     if (!Bounded && (!LastConsumer || LastConsumer->comesBefore(I)))
@@ -258,7 +259,7 @@ CallBase *SpawnLowering::sinkToConsumers(CallBase *Call) {
   if (!isSpawnEnd(*I))
     return Call;
   if (!Invoke) {
-    Call->moveBefore(First);
+    compat::moveBefore(Call, First);
     return Call;
   }
   // invoke @f to %next unwind %pad   ==>   br %next

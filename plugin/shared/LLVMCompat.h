@@ -117,6 +117,13 @@ inline llvm::CallInst *lifetimeEnd(llvm::IRBuilderBase &B, llvm::Value *Object,
 #endif
 }
 
+/// Moves \p I before \p Pos. (22 deprecates positions given as an
+/// instruction: an iterator also says where debug records go; 19 has the
+/// block-and-iterator form only.)
+inline void moveBefore(llvm::Instruction *I, llvm::Instruction *Pos) {
+  I->moveBefore(*Pos->getParent(), Pos->getIterator());
+}
+
 /// The mask of a masked load, store, gather or scatter \p II.
 inline llvm::Value *maskedAccessMask(const llvm::IntrinsicInst &II) {
   using llvm::Intrinsic::ID;

@@ -115,7 +115,7 @@ void LoopOutliner::lowerCatches() {
   FunctionCallee Catch = getRuntimeFunction(M, RuntimeFn::PforCatch);
   for (CallInst *Call : Caught) {
     CallInst *Runtime =
-        CallInst::Create(Catch, {Call->getArgOperand(0)}, "", Call);
+        CallInst::Create(Catch, {Call->getArgOperand(0)}, "", Call->getIterator());
     Runtime->setDebugLoc(Call->getDebugLoc());
     Call->eraseFromParent();
   }

@@ -10,6 +10,7 @@
 
 #include "lower/parallel_for/ParallelFor.h"
 #include "lower/parallel_for/ParallelForOutliner.h"
+#include "shared/LLVMCompat.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
@@ -199,9 +200,9 @@ bool LoopOutliner::hoistBounds() {
   }
   Instruction *Before = Begin->getParent()->getTerminator();
   Lo = cast<CallInst>(Los.front()->clone());
-  Lo->insertBefore(Before);
+  Lo->insertBefore(Before->getIterator());
   Hi = cast<CallInst>(His.front()->clone());
-  Hi->insertBefore(Before);
+  Hi->insertBefore(Before->getIterator());
   for (auto [Calls, Hoisted] : {std::pair(&Los, Lo), std::pair(&His, Hi)})
     for (CallInst *Call : *Calls) {
       Call->replaceAllUsesWith(Hoisted);
@@ -265,7 +266,8 @@ void LoopOutliner::passReadOnlyLocalsByValue() {
     if (Writes || Reads.empty())
       continue;
     auto *Value = new LoadInst(Slot->getAllocatedType(), Slot,
-                               Slot->getName() + ".weft.value", Before);
+                               Slot->getName() + ".weft.value",
+                               Before->getIterator());
     for (LoadInst *L : Reads) {
       L->replaceAllUsesWith(Value);
       L->eraseFromParent();
@@ -285,7 +287,7 @@ void LoopOutliner::moveLocalsIntoRegion() {
       Locals.push_back(Slot);
   Instruction *Front = &*Entry->getFirstInsertionPt();
   for (AllocaInst *Slot : Locals)
-    Slot->moveBefore(Front);
+    compat::moveBefore(Slot, Front);
 }
 
 /// CodeExtractor refuses regions with llvm.eh.typeid.for (outlining it

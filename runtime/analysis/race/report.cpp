@@ -51,8 +51,9 @@ bool isMainWrapper(const std::string &Function) {
 std::string findSymbolizer() {
   if (const char *S = std::getenv("WEFT_RACE_SYMBOLIZER"))
     return S; // "" turns symbolization off
+  // The LLVM Weft is built for (llvm-N) first, then any.
   for (const char *Path :
-       {"/usr/bin/llvm-symbolizer-19", "/usr/lib/llvm-19/bin/llvm-symbolizer"})
+       {WEFT_LLVM_TOOLS_DIR "/llvm-symbolizer", "/usr/bin/llvm-symbolizer"})
     if (access(Path, X_OK) == 0)
       return Path;
   return "";
