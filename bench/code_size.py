@@ -4,6 +4,7 @@ file, as the "Code size and compile time" section of docs/benchmarks.md
 reports them.
 
   bench/code_size.py [--runs N] [--build DIR] [--parlaylib PATH] [--no-write]
+  bench/code_size.py --functions FILE [--top N] [--build DIR] [--parlaylib PATH]
 
 Each file of a fixed set is compiled to an object (-c -O2) twice: as the
 serial elision (the build's clang++, or clang for C, with Weft's include
@@ -40,6 +41,13 @@ A serial object that refers to the runtime, or a Weft object that does not,
 stops the run: then one of the two is not what it claims to be. The table
 replaces the section between the code-size markers of docs/benchmarks.md
 unless --no-write; the objects stay in BUILD/bench/code_size.
+
+--functions FILE (a file name of the set: BFS.cpp, fib_cilk.cpp, ...)
+compiles that one file once in each mode and prints where Weft's extra
+bytes are: the Weft object's parts with the bytes the same functions have
+in the serial elision, the largest functions only Weft's object has, the
+largest growths of functions both have, and the .resume against the fast
+clone. Nothing is written.
 
 Needs build/ (scripts/build.sh), or the build tree --build names, and
 binutils (nm, size).
@@ -108,6 +116,7 @@ class Compilers:
         _, clangxx = bench_run.llvm_of(tree)
         clang = os.path.join(os.path.dirname(clangxx), "clang")
         include = "-I" + os.path.join(ROOT, "include")
+        self.cxxfilt = os.path.join(os.path.dirname(clangxx), "llvm-cxxfilt")
         self.serial = {False: [clangxx, include], True: [clang, include]}
         bin_dir = os.path.join(tree, "bin")
         self.weft = {False: [os.path.join(bin_dir, "weft-clang++")],
@@ -200,14 +209,20 @@ def inspect(obj, mode):
     return {"text": text, "functions": len(functions), "split": split(functions, text)}
 
 
-def measure(files, compilers, runs, out_dir):
-    """{(label, mode): {"seconds": median, "text": ..., "functions": ..., "split": ...}}."""
+def objects(files, out_dir):
+    """{(label, mode): the object file it compiles to}."""
     os.makedirs(out_dir, exist_ok=True)
     obj = {}
     for i, src in enumerate(files):
         stem = f"{i:02d}_{os.path.basename(src.path).replace('.', '_')}"
         for mode in ("serial", "weft"):
             obj[(src.label, mode)] = os.path.join(out_dir, f"{stem}.{mode}.o")
+    return obj
+
+
+def measure(files, compilers, runs, out_dir):
+    """{(label, mode): {"seconds": median, "text": ..., "functions": ..., "split": ...}}."""
+    obj = objects(files, out_dir)
     seconds = {}
     for r in range(runs):
         order = ("serial", "weft") if r % 2 == 0 else ("weft", "serial")
@@ -221,6 +236,52 @@ def measure(files, compilers, runs, out_dir):
         results[key] = inspect(path, key[1])
         results[key]["seconds"] = statistics.median(seconds[key])
     return results
+
+
+def demangle(names, cxxfilt):
+    """{name: demangled}; LLVM's demangler, since binutils' gives up on
+    parlaylib's longest names."""
+    out = subprocess.run([cxxfilt], input="\n".join(names), capture_output=True,
+                         text=True, check=True).stdout.split("\n")
+    return dict(zip(names, out))
+
+
+def functions_report(src, serial_obj, weft_obj, top, cxxfilt):
+    """Where one file's extra bytes are: both objects function by function."""
+    s_funcs, w_funcs = symbols(serial_obj)[0], symbols(weft_obj)[0]
+    s_size, w_size = {}, {}
+    for name, size in s_funcs:
+        s_size[name] = s_size.get(name, 0) + size
+    for name, size in w_funcs:
+        w_size[name] = w_size.get(name, 0) + size
+    names = set(w_size)
+    short = demangle(sorted(set(s_size) | names), cxxfilt)
+    cut = lambda name: short[name] if len(short[name]) <= 110 else short[name][:107] + "..."
+    both = names & set(s_size)
+    print(f"{src.label}: .text {text_bytes(serial_obj):,} B serial, "
+          f"{text_bytes(weft_obj):,} B Weft; functions {len(s_size)} serial, {len(w_size)} Weft")
+    print("\nWeft's functions by part: bytes (count; of them also in the serial "
+          "elision, and their bytes there)")
+    for c in CATEGORIES:
+        mine = [n for n in names if category(n, names) == c]
+        shared = [n for n in mine if n in both]
+        print(f"  {c:7} {sum(w_size[n] for n in mine):9,} ({len(mine)}; {len(shared)}, "
+              f"{sum(s_size[n] for n in shared):,} B)")
+    only = sorted(set(s_size) - names, key=lambda n: -s_size[n])
+    print(f"  serial elision only: {sum(s_size[n] for n in only):,} B ({len(only)})")
+    print("\nlargest Weft-only functions:")
+    for n in sorted(names - both, key=lambda n: -w_size[n])[:top]:
+        print(f"  {w_size[n]:7,} {category(n, names):6} {cut(n)}")
+    print("\nlargest growths of functions in both:")
+    grown = [n for n in both if w_size[n] > s_size[n]]
+    for n in sorted(grown, key=lambda n: s_size[n] - w_size[n])[:top]:
+        print(f"  {s_size[n]:7,} -> {w_size[n]:7,} {category(n, names):6} {cut(n)}")
+    fast = [n for n in names if category(n, names) == "fast"]
+    if fast:
+        ratios = sorted(w_size[n + ".resume"] / max(w_size[n], 1) for n in fast)
+        print(f"\n{len(fast)} fast clones, {sum(w_size[n] for n in fast):,} B; their .resume "
+              f"{sum(w_size[n + '.resume'] for n in fast):,} B; .resume / fast clone: median "
+              f"{statistics.median(ratios):.2f}, from {ratios[0]:.2f} to {ratios[-1]:.2f}")
 
 
 def geomean(values):
@@ -285,6 +346,11 @@ def main():
                     "$WEFT_BENCH_PARLAYLIB); its examples are left out without one")
     ap.add_argument("--no-write", action="store_true",
                     help="print the table, leave docs/ as it is")
+    ap.add_argument("--functions", metavar="FILE",
+                    help="instead, compile the one file of the set whose name is FILE "
+                    "(BFS.cpp, fib_cilk.cpp, ...) once in each mode and compare the "
+                    "objects function by function")
+    ap.add_argument("--top", type=int, default=15, help="rows of each --functions list")
     a = ap.parse_args()
     if a.runs < 1:
         sys.exit("code_size: --runs must be at least 1")
@@ -294,6 +360,17 @@ def main():
         print("code_size: no parlaylib checkout (--parlaylib PATH or WEFT_BENCH_PARLAYLIB): "
               "its examples are left out", file=sys.stderr)
     files = sources(parlaylib)
+    if a.functions:
+        chosen = [f for f in files if os.path.basename(f.path) == a.functions]
+        if not chosen:
+            sys.exit(f"code_size: --functions {a.functions}: no such file in the set")
+        compilers, out_dir = Compilers(tree), os.path.join(tree, "bench", "code_size")
+        obj = objects(chosen, out_dir)
+        for mode in ("serial", "weft"):
+            compile_once(compilers.command(mode, chosen[0], obj[(chosen[0].label, mode)]))
+        functions_report(chosen[0], obj[(chosen[0].label, "serial")],
+                         obj[(chosen[0].label, "weft")], a.top, compilers.cxxfilt)
+        return
     results = measure(files, Compilers(tree), a.runs, os.path.join(tree, "bench", "code_size"))
     command = ("bench/code_size.py " + " ".join(sys.argv[1:])).strip()
     notes = [parlaylib_version(parlaylib)] if parlaylib else []
