@@ -210,11 +210,13 @@ def inspect(obj, mode):
 
 
 def objects(files, out_dir):
-    """{(label, mode): the object file it compiles to}."""
+    """{(label, mode): the object file it compiles to}, named after the
+    file's label (parlaylib_examples_BFS_cpp.weft.o), so that a run with
+    another set finds the same objects under the same names."""
     os.makedirs(out_dir, exist_ok=True)
     obj = {}
-    for i, src in enumerate(files):
-        stem = f"{i:02d}_{os.path.basename(src.path).replace('.', '_')}"
+    for src in files:
+        stem = src.label.replace("/", "_").replace(".", "_")
         for mode in ("serial", "weft"):
             obj[(src.label, mode)] = os.path.join(out_dir, f"{stem}.{mode}.o")
     return obj
