@@ -16,6 +16,7 @@
 #include "shared/LLVMCompat.h"
 
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
 
 using namespace llvm;
 
@@ -107,10 +108,23 @@ void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode) {
   // then ModuleThreadSanitizerPass and ThreadSanitizerPass). So it would
   // see the frames' own accesses, which weft-finish<race> hides from it
   // (finish/RaceFrame.cpp).
+  // Each fast clone's stolen checks, folded as soon as coro-split has made
+  // it, before the inliner weighs it for its callers (StolenChecks.cpp).
+  PB.registerCGSCCOptimizerLateEPCallback(
+      [](CGSCCPassManager &CGPM, OptimizationLevel Level) {
+        if (Level != OptimizationLevel::O0)
+          CGPM.addPass(
+              createCGSCCToFunctionPassAdaptor(EarlyStolenChecksPass()));
+      });
   compat::registerOptimizerLast(
       PB, [Mode](ModulePassManager &MPM, OptimizationLevel Level) {
         MPM.addPass(FinishPass(Level != OptimizationLevel::O0,
                                Mode == Analysis::Race));
+        // The clones of a spawning function that every caller inlined with
+        // its spawning path folded away name each other only
+        // (sinkResumePointers in SinkFrameInit.cpp): they go.
+        if (Level != OptimizationLevel::O0)
+          MPM.addPass(GlobalDCEPass());
       });
 }
 

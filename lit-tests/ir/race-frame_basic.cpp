@@ -26,11 +26,11 @@ long f(long n) {
 // CHECK: %weft.frame.mem = alloca [{{[0-9]+}} x i8]
 // CHECK-NEXT: %[[FRAME:.*]] = call ptr asm "", "=r,0"(ptr %weft.frame.mem)
 // CHECK: %resume.addr = getelementptr inbounds{{( nuw)?}} %_Z1fl.Frame, ptr %[[FRAME]], i32 0, i32 0
-// CHECK-NEXT: store ptr @_Z1fl.resume, ptr %resume.addr, align 8, !nosanitize
 // CHECK: store i64 0, ptr %hdr.word, align 8, !nosanitize
 // CHECK: store i32 %weft.race, ptr %weft.race.spill.addr, align 4, !nosanitize
 // CHECK: store i64 0, ptr %[[X:[^,]*]], align 8, !tbaa !{{[0-9]+}}{{$}}
 // CHECK: store i3 0, ptr %index.addr{{[0-9]*}}, align 1, !nosanitize
+// CHECK: store ptr @_Z1fl.resume, ptr %resume.addr, align 8, !nosanitize
 // CHECK: invoke void @_Z3setPll(ptr noundef %[[X]],
 
 // CHECK-LABEL: define {{.*}} @_Z1fl.resume(

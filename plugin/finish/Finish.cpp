@@ -3,7 +3,11 @@
 // What must wait for coro-split runs at the end of the pipeline, in this
 // order (FinishPass, "weft-finish"):
 //
-//   weft-stolen-checks          false in fast clones (StolenChecks.cpp)
+//   weft-stolen-checks          false in fast clones (StolenChecks.cpp;
+//                               also each clone's own, early: see there)
+//   (with weft-stolen-checks)   each frame's resume pointer stored just
+//                               before its pushes, or nowhere
+//                               (SinkFrameInit.cpp)
 //   weft-inline-fast-path       the runtime's push and pop (FastPath.cpp)
 //   weft-frame-to-stack         frames as allocas, their initialisation
 //                               sunk (FrameToStack.cpp, SinkFrameInit.cpp)
@@ -135,6 +139,7 @@ loopTailCalls(const SmallPtrSetImpl<Function *> &Candidates,
 PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
   SmallPtrSet<Function *, 16> Touched;
   bool Changed = lowerStolenChecks(M, Touched);
+  Changed |= sinkResumePointers(M);
   // With the fast clones' slow-path branches gone, and before the fast path
   // hands the frame to the deque's ring, where the runtime's calls are
   // still calls.
@@ -204,7 +209,8 @@ PreservedAnalyses InlineFastPathPass::run(Module &M, ModuleAnalysisManager &) {
 
 PreservedAnalyses StolenChecksPass::run(Module &M, ModuleAnalysisManager &) {
   SmallPtrSet<Function *, 16> Touched;
-  return preserved(lowerStolenChecks(M, Touched));
+  bool Changed = lowerStolenChecks(M, Touched);
+  return preserved(sinkResumePointers(M) || Changed);
 }
 
 PreservedAnalyses FrameToStackPass::run(Module &M, ModuleAnalysisManager &) {

@@ -68,6 +68,20 @@ public:
   static bool isRequired() { return true; }
 };
 
+/// The stolen checks of a split fast clone \p F folded to false as soon as
+/// coro-split has made it, so that its callers' inlining weighs it without
+/// its slow paths (StolenChecks.cpp).
+bool foldFastCloneStolenChecks(llvm::Function &F);
+/// Each frame's resume pointer stored just before its pushes, or not at all
+/// where none is left (SinkFrameInit.cpp). Before the fast path is inlined.
+bool sinkResumePointers(llvm::Module &M);
+class EarlyStolenChecksPass
+    : public llvm::PassInfoMixin<EarlyStolenChecksPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &);
+};
+
 /// "weft-stolen-checks": lowerStolenChecks.
 class StolenChecksPass : public llvm::PassInfoMixin<StolenChecksPass> {
 public:

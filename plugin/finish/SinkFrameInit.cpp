@@ -32,11 +32,27 @@
 // the leaf path, the backend's shrink-wrapping can also keep the prologue's
 // register saves off it.
 //
+// The resume pointer goes first, and further (sinkResumePointers, before
+// the fast path is inlined, while each push is still a call of
+// __weft_push): only a thief reads it, and a thief finds the frame only
+// through a push, so it is stored just before the pushes (outside any
+// loop), whatever else uses the frame. Where no push is left, in a fast
+// clone inlined into a caller whose constant argument folded its spawning
+// path away, neither it nor the destroy pointer is stored at all, and with
+// nothing else naming the clones they are dead:
+//
+//   scale:                                 scale:
+//     %mem = call @__weft_frame_alloc(104)   %mem = call @__weft_frame_alloc(104)
+//     store @pfor.resume, %mem       ==>     ... the cilk_for path only
+//     store @pfor.destroy, %mem+8
+//     ... the cilk_for path only
+//
 //===----------------------------------------------------------------------===//
 
 #include "finish/PostSplit.h"
 #include "shared/LLVMCompat.h"
 #include "shared/Markers.h"
+#include "shared/RuntimeABI.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
@@ -45,6 +61,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -277,6 +294,72 @@ bool sinkFrameInitialization(AllocaInst *Frame) {
     compat::moveBefore(I, Before);
   NumSunkInits += Inits.size();
   return true;
+}
+
+/// The store of a function's name into the frame \p Mem whose name ends
+/// in \p Suffix, if \p I is one (coro-split's resume and destroy pointers).
+static bool storesClonePointer(Instruction &I, Value *Mem, StringRef Suffix) {
+  auto *SI = dyn_cast<StoreInst>(&I);
+  return SI && isa<Function>(SI->getValueOperand()) &&
+         SI->getValueOperand()->getName().ends_with(Suffix) &&
+         getUnderlyingObject(SI->getPointerOperand()) == Mem;
+}
+
+bool sinkResumePointers(Module &M) {
+  Function *Alloc = M.getFunction(FrameAllocName);
+  Function *Push = M.getFunction(runtimeName(RuntimeFn::Push));
+  if (!Alloc)
+    return false;
+  bool Changed = false;
+  for (User *U : Alloc->users()) {
+    auto *Mem = dyn_cast<CallInst>(U);
+    if (!Mem || Mem->getCalledFunction() != Alloc)
+      continue;
+    Function &F = *Mem->getFunction();
+    SmallVector<Instruction *, 2> Resumes, Destroys;
+    SmallVector<CallInst *, 4> Pushes;
+    for (Instruction &I : instructions(F)) {
+      if (storesClonePointer(I, Mem, ".resume"))
+        Resumes.push_back(&I);
+      else if (storesClonePointer(I, Mem, ".destroy"))
+        Destroys.push_back(&I);
+      else if (auto *CI = dyn_cast<CallInst>(&I);
+               CI && Push && CI->getCalledFunction() == Push &&
+               getUnderlyingObject(CI->getArgOperand(0)) == Mem)
+        Pushes.push_back(CI);
+    }
+    if (Resumes.size() != 1)
+      continue;
+    Instruction *Resume = Resumes.front();
+    if (Pushes.empty()) {
+      // Nothing can resume this frame, nor destroy it.
+      for (Instruction *Store : Destroys)
+        Store->eraseFromParent();
+      Resume->eraseFromParent();
+      Changed = true;
+      continue;
+    }
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    BasicBlock *Target = Pushes.front()->getParent();
+    for (CallInst *P : Pushes)
+      Target = DT.findNearestCommonDominator(Target, P->getParent());
+    // Once per call, not once per iteration.
+    while (Target && Target != &F.getEntryBlock() && LI.getLoopFor(Target))
+      Target = DT.getNode(Target)->getIDom()->getBlock();
+    if (!Target || !DT.dominates(Mem, Target->getTerminator()))
+      continue;
+    Instruction *Before = Target->getTerminator();
+    for (CallInst *P : Pushes)
+      if (P->getParent() == Target && P->comesBefore(Before))
+        Before = P;
+    if (isa<PHINode>(Before) || Before->isEHPad() ||
+        !DT.dominates(Resume->getOperand(1), Before))
+      continue;
+    compat::moveBefore(Resume, Before);
+    Changed = true;
+  }
+  return Changed;
 }
 
 } // namespace weft

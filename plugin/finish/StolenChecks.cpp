@@ -8,6 +8,16 @@
 // each one: in a fast clone it is false, so a sync there costs nothing at
 // all; in a slow clone it becomes the load of the flag.
 //
+// The fast clones' checks are folded twice. Once per clone right after
+// coro-split made it (EarlyStolenChecksPass, at the CGSCC pipeline's
+// optimizer-late point), so that the inliner, which then decides on the
+// clone's callers, weighs it without the slow paths of its syncs and
+// landing pads: a template whose spawning path a caller's constant
+// argument folds away (parlaylib's parallel_for with its default grain)
+// is then as cheap to inline as its serial elision. And once more in
+// weft-finish for every clone, where a check an early fold did not reach
+// (at -O0, or through opt alone) is decided.
+//
 //===----------------------------------------------------------------------===//
 
 #include "finish/PostSplit.h"
@@ -19,6 +29,8 @@
 #include "llvm/Analysis/InstructionSimplify.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -58,7 +70,46 @@ void removeDeadPaths(Function &F) {
   removeUnreachableBlocks(F);
 }
 
+/// The frame allocation \p Frame comes from, through coro.begin (which
+/// coro-cleanup lowers only at the end of the pipeline), if it is a
+/// __weft_frame_alloc call.
+CallInst *frameAllocation(Value *Frame, Function *FrameAlloc) {
+  Value *Object = getUnderlyingObject(Frame);
+  if (auto *Begin = dyn_cast<IntrinsicInst>(Object);
+      Begin && Begin->getIntrinsicID() == Intrinsic::coro_begin)
+    Object = getUnderlyingObject(Begin->getArgOperand(1));
+  auto *Alloc = dyn_cast<CallInst>(Object);
+  return Alloc && Alloc->getCalledFunction() == FrameAlloc ? Alloc : nullptr;
+}
+
 } // namespace
+
+bool foldFastCloneStolenChecks(Function &F) {
+  if (F.isPresplitCoroutine())
+    return false;
+  Module &M = *F.getParent();
+  Function *IsStolen = M.getFunction(IsStolenName);
+  Function *FrameAlloc = M.getFunction(FrameAllocName);
+  if (!IsStolen || !FrameAlloc)
+    return false;
+  SmallVector<CallInst *, 8> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *CI = dyn_cast<CallInst>(&I);
+        CI && CI->getCalledFunction() == IsStolen &&
+        frameAllocation(CI->getArgOperand(0), FrameAlloc))
+      Calls.push_back(CI);
+  for (CallInst *CI : Calls)
+    foldToConstant(CI, ConstantInt::getFalse(CI->getContext()));
+  if (!Calls.empty())
+    removeDeadPaths(F);
+  return !Calls.empty();
+}
+
+PreservedAnalyses EarlyStolenChecksPass::run(Function &F,
+                                             FunctionAnalysisManager &) {
+  return foldFastCloneStolenChecks(F) ? PreservedAnalyses::none()
+                                      : PreservedAnalyses::all();
+}
 
 /// Lowers each __weft_is_stolen(frame) call. A fast clone never sees its
 /// frame's `stolen` flag set: a steal makes its next pop fail, and it then
@@ -107,3 +158,4 @@ bool lowerStolenChecks(Module &M, SmallPtrSetImpl<Function *> &Touched) {
 }
 
 } // namespace weft
+

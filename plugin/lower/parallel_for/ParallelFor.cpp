@@ -58,6 +58,7 @@
 
 #include "lower/parallel_for/ParallelFor.h"
 #include "lower/parallel_for/ParallelForOutliner.h"
+#include "shared/LLVMCompat.h"
 #include "shared/RuntimeABI.h"
 #include "shared/SourceErrors.h"
 
@@ -223,6 +224,7 @@ Function *LoopOutliner::buildChunk(Function *Body, CallInst *Call) {
     IRBuilder<> Alloc(&ParentEntry, ParentEntry.getFirstInsertionPt());
     Ctx = Alloc.CreateAlloca(CtxTy, nullptr, "weft.pfor.ctx");
     IRBuilder<> Fill(Call);
+    compat::lifetimeStart(Fill, Ctx, F.getDataLayout().getTypeAllocSize(CtxTy));
     for (unsigned I = 0; I != Captured.size(); ++I)
       Fill.CreateStore(Captured[I], Fill.CreateStructGEP(CtxTy, Ctx, I));
   }
@@ -230,6 +232,8 @@ Function *LoopOutliner::buildChunk(Function *Body, CallInst *Call) {
   CallInst *Run = B.CreateCall(
       Runtime, {Begin->getArgOperand(0), Begin->getArgOperand(1), Chunk, Ctx});
   Run->setDebugLoc(Call->getDebugLoc());
+  if (!Fields.empty())
+    compat::lifetimeEnd(B, Ctx, F.getDataLayout().getTypeAllocSize(CtxTy));
   return Chunk;
 }
 
