@@ -219,12 +219,15 @@ Function *LoopOutliner::buildChunk(Function *Body, CallInst *Call) {
   }
 
   Value *Ctx = ConstantPointerNull::get(PointerType::getUnqual(C));
+  // A lifetime of the call's own, so that coro-split keeps the context out
+  // of the coroutine frame.
+  uint64_t CtxBytes = F.getDataLayout().getTypeAllocSize(CtxTy);
   if (!Fields.empty()) {
     BasicBlock &ParentEntry = F.getEntryBlock();
     IRBuilder<> Alloc(&ParentEntry, ParentEntry.getFirstInsertionPt());
     Ctx = Alloc.CreateAlloca(CtxTy, nullptr, "weft.pfor.ctx");
     IRBuilder<> Fill(Call);
-    compat::lifetimeStart(Fill, Ctx, F.getDataLayout().getTypeAllocSize(CtxTy));
+    compat::lifetimeStart(Fill, Ctx, CtxBytes);
     for (unsigned I = 0; I != Captured.size(); ++I)
       Fill.CreateStore(Captured[I], Fill.CreateStructGEP(CtxTy, Ctx, I));
   }
@@ -233,7 +236,7 @@ Function *LoopOutliner::buildChunk(Function *Body, CallInst *Call) {
       Runtime, {Begin->getArgOperand(0), Begin->getArgOperand(1), Chunk, Ctx});
   Run->setDebugLoc(Call->getDebugLoc());
   if (!Fields.empty())
-    compat::lifetimeEnd(B, Ctx, F.getDataLayout().getTypeAllocSize(CtxTy));
+    compat::lifetimeEnd(B, Ctx, CtxBytes);
   return Chunk;
 }
 
