@@ -55,6 +55,7 @@ binutils (nm, size).
 import argparse
 import math
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -168,12 +169,44 @@ def symbols(obj):
     return functions, undefined
 
 
-def category(name, names):
+def spawning_functions(obj):
+    """The functions of an object that push a frame: those with a relocation
+    against the runtime's push (__weft_push_preserving, which the inlined
+    fast path calls on its rare path, or __weft_push where it is not
+    inlined). objdump -t places each function in its section, objdump -r
+    each relocation."""
+    table = subprocess.run(["objdump", "-t", obj], capture_output=True, text=True,
+                           check=True).stdout
+    by_section = {}
+    for line in table.splitlines():
+        # address, seven flag characters, section, a tab, size and name
+        entry = re.match(r"([0-9a-f]+) (.{7}) (\S+)\t([0-9a-f]+) (.*)$", line)
+        if entry and "F" in entry.group(2):
+            start, section = int(entry.group(1), 16), entry.group(3)
+            size, name = int(entry.group(4), 16), entry.group(5)
+            by_section.setdefault(section, []).append((start, size, name))
+    relocs = subprocess.run(["objdump", "-r", obj], capture_output=True, text=True,
+                            check=True).stdout
+    pushing, section = set(), None
+    for line in relocs.splitlines():
+        if line.startswith("RELOCATION RECORDS FOR ["):
+            section = line[len("RELOCATION RECORDS FOR ["):-2]
+            continue
+        fields = line.split()
+        if section is None or len(fields) != 3 or not fields[2].startswith("__weft_push"):
+            continue
+        offset = int(fields[0], 16)
+        for start, size, name in by_section.get(section, []):
+            if start <= offset < start + size:
+                pushing.add(name)
+    return pushing
+
+
+def category(name, pushing):
     """Which part of the Weft object a function is (the docstring's list)."""
-    for suffix in (".resume", ".destroy", ".cleanup"):
-        if name.endswith(suffix) and name[:-len(suffix)] + ".resume" in names:
-            return "resume"
-    if name + ".resume" in names:
+    if name.endswith((".resume", ".destroy", ".cleanup")):
+        return "resume"
+    if name in pushing:
         return "fast"
     if ".weft.spawn" in name or "__weft_spawned_" in name or "__weft_assign_" in name:
         return "helper"
@@ -182,12 +215,11 @@ def category(name, names):
     return "rest"
 
 
-def split(functions, text):
+def split(functions, text, pushing):
     """{category: (bytes, count)}; rest's bytes are .text's less the others'."""
-    names = {n for n, _ in functions}
     parts = {c: [0, 0] for c in CATEGORIES}
     for name, size in functions:
-        part = parts[category(name, names)]
+        part = parts[category(name, pushing)]
         part[0] += size
         # A slow clone's .destroy and .cleanup (a return, when LLVM keeps
         # them) are its bytes, not clones of their own.
@@ -206,7 +238,9 @@ def inspect(obj, mode):
     if mode == "weft" and not runtime:
         sys.exit(f"code_size: {obj} calls nothing of Weft's runtime: nothing spawned")
     text = text_bytes(obj)
-    return {"text": text, "functions": len(functions), "split": split(functions, text)}
+    pushing = spawning_functions(obj) if mode == "weft" else set()
+    return {"text": text, "functions": len(functions),
+            "split": split(functions, text, pushing)}
 
 
 def objects(files, out_dir):
@@ -257,6 +291,7 @@ def functions_report(src, serial_obj, weft_obj, top, cxxfilt):
     for name, size in w_funcs:
         w_size[name] = w_size.get(name, 0) + size
     names = set(w_size)
+    pushing = spawning_functions(weft_obj)
     short = demangle(sorted(set(s_size) | names), cxxfilt)
     cut = lambda name: short[name] if len(short[name]) <= 110 else short[name][:107] + "..."
     both = names & set(s_size)
@@ -265,7 +300,7 @@ def functions_report(src, serial_obj, weft_obj, top, cxxfilt):
     print("\nWeft's functions by part: bytes (count; of them also in the serial "
           "elision, and their bytes there)")
     for c in CATEGORIES:
-        mine = [n for n in names if category(n, names) == c]
+        mine = [n for n in names if category(n, pushing) == c]
         shared = [n for n in mine if n in both]
         print(f"  {c:7} {sum(w_size[n] for n in mine):9,} ({len(mine)}; {len(shared)}, "
               f"{sum(s_size[n] for n in shared):,} B)")
@@ -273,15 +308,16 @@ def functions_report(src, serial_obj, weft_obj, top, cxxfilt):
     print(f"  serial elision only: {sum(s_size[n] for n in only):,} B ({len(only)})")
     print("\nlargest Weft-only functions:")
     for n in sorted(names - both, key=lambda n: -w_size[n])[:top]:
-        print(f"  {w_size[n]:7,} {category(n, names):6} {cut(n)}")
+        print(f"  {w_size[n]:7,} {category(n, pushing):6} {cut(n)}")
     print("\nlargest growths of functions in both:")
     grown = [n for n in both if w_size[n] > s_size[n]]
     for n in sorted(grown, key=lambda n: s_size[n] - w_size[n])[:top]:
-        print(f"  {s_size[n]:7,} -> {w_size[n]:7,} {category(n, names):6} {cut(n)}")
-    fast = [n for n in names if category(n, names) == "fast"]
+        print(f"  {s_size[n]:7,} -> {w_size[n]:7,} {category(n, pushing):6} {cut(n)}")
+    fast = [n for n in names if category(n, pushing) == "fast" and n + ".resume" in names]
     if fast:
         ratios = sorted(w_size[n + ".resume"] / max(w_size[n], 1) for n in fast)
-        print(f"\n{len(fast)} fast clones, {sum(w_size[n] for n in fast):,} B; their .resume "
+        print(f"\n{len(fast)} fast clones with a .resume of their own, "
+              f"{sum(w_size[n] for n in fast):,} B; their .resume "
               f"{sum(w_size[n + '.resume'] for n in fast):,} B; .resume / fast clone: median "
               f"{statistics.median(ratios):.2f}, from {ratios[0]:.2f} to {ratios[-1]:.2f}")
 

@@ -56,6 +56,8 @@ bool addPostSplitPass(StringRef Name, ModulePassManager &MPM) {
     MPM.addPass(RethrowExitsPass());
   else if (Name == "weft-restore-thread-locals")
     MPM.addPass(RestoreThreadLocalsPass());
+  else if (Name == "weft-merge-clones")
+    MPM.addPass(MergeClonesPass());
   else
     return false;
   return true;

@@ -26,6 +26,7 @@ namespace weft {
 ///   weft-clean-up-fast-clones
 ///   weft-rethrow-exits
 ///   weft-restore-thread-locals
+///   weft-merge-clones
 ///   weft-race-frame                      (race mode only)
 ///   weft-race-vector-accesses            (race mode only)
 ///   weft-race-ranges                     (race mode only)

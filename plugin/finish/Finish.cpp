@@ -25,6 +25,9 @@
 //                               that no pass moves them
 //   weft-restore-thread-locals  the thread-local addresses, last
 //                               (lower/ThreadLocals.cpp)
+//   weft-merge-clones           one copy of identical slow clones, loop
+//                               bodies and spawn helpers (MergeClones.cpp);
+//                               not in race mode
 //   weft-race-locations         race mode only: a line for each access
 //                               that lost its own (RaceLocations.cpp)
 //   weft-race-thread-locals     race mode only: thread-locals unchecked
@@ -41,15 +44,15 @@
 //                               accesses to one range checked by one call
 //                               (RaceRanges.cpp)
 //
-// The clean-up and the rethrows run with weft-finish<clean-up> only, as at
-// any -O but -O0. In the pipeline the steps pass on what they learn: which
-// functions hold a frame (the fast clones) and which the fast path or a
-// folded stolen check changed. Each step is also a pass of its own, so that
-// an IR test can run it alone on a module in the state just before it. A
-// step run alone finds the fast clones in the IR (findFastClones), which
-// only works where value names are kept (opt), hence the set passed along
-// in the pipeline; and the clean-up alone cleans up the fast clones only,
-// not the slow clones that the fast path was inlined into.
+// The clean-up, the rethrows and the merge run with weft-finish<clean-up>
+// only, as at any -O but -O0. In the pipeline the steps pass on what they
+// learn: which functions hold a frame (the fast clones) and which the fast
+// path or a folded stolen check changed. Each step is also a pass of its
+// own, so that an IR test can run it alone on a module in the state just
+// before it. A step run alone finds the fast clones in the IR
+// (findFastClones), which only works where value names are kept (opt), hence
+// the set passed along in the pipeline; and the clean-up alone cleans up the
+// fast clones only, not the slow clones that the fast path was inlined into.
 //
 //===----------------------------------------------------------------------===//
 
@@ -166,6 +169,10 @@ PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // Last: from here on, thread-local addresses are the readnone intrinsic
   // again, which no pass may see.
   Changed |= restoreThreadLocalAddresses(M);
+  // On the clones as they will be compiled. Not in race mode, whose
+  // reports name each access's function.
+  if (CleanUp && !Race)
+    Changed |= mergeIdenticalClones(M);
   // After every step that creates or combines frame accesses.
   if (Race) {
     Changed |= nameAccessLines(M);

@@ -89,6 +89,18 @@ public:
   static bool isRequired() { return true; }
 };
 
+/// "weft-merge-clones": mergeIdenticalClones.
+class MergeClonesPass : public llvm::PassInfoMixin<MergeClonesPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// Each slow clone, outlined loop body and spawn helper that is identical
+/// to another is replaced by it everywhere (MergeClones.cpp). Returns true
+/// if it merged any.
+bool mergeIdenticalClones(llvm::Module &M);
+
 /// "weft-race-frame": hideFramesFromSanitizer (race mode only).
 class RaceFramePass : public llvm::PassInfoMixin<RaceFramePass> {
 public:

@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lower/SpawnLowering.h"
+#include "shared/Markers.h"
 
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/CFG.h"
@@ -78,7 +79,9 @@ AttributeList helperAttributes(Function &F) {
   FnAttrs.removeAttribute(Attribute::PresplitCoroutine);
   FnAttrs.removeAttribute(Attribute::AlwaysInline);
   FnAttrs.removeAttribute(Attribute::NoUnwind);
+  FnAttrs.removeAttribute(SpawningFunctionAttr);
   FnAttrs.addAttribute(Attribute::NoInline);
+  FnAttrs.addAttribute(OutlinedFunctionAttr);
   return AttributeList::get(C, AttributeList::FunctionIndex, FnAttrs);
 }
 

@@ -444,6 +444,7 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
 
   privatizeStatementTemporaries();
   F.addFnAttr(Attribute::PresplitCoroutine);
+  F.addFnAttr(SpawningFunctionAttr);
   ++NumSpawningFunctions;
   return true;
 }

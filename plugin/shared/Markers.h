@@ -84,6 +84,15 @@ inline constexpr const char *StatementLifetimeEndName =
 /// (lower/SpawnWindow.cpp), telling it from the program's own empty asm.
 inline constexpr const char *EscapeMarkerMD = "weft.escape";
 
+/// Function attributes on what the lowering makes, for
+/// finish/MergeClones.cpp, which keeps one copy of identical ones: the
+/// program never sees these functions' addresses. "weft-spawning" is on
+/// each spawning function, and so, copied by coro-split, on its slow
+/// clones (NAME.resume, .destroy, .cleanup); "weft-outlined" on each
+/// cilk_for body outlined for the splitter and each spawn helper.
+inline constexpr const char *SpawningFunctionAttr = "weft-spawning";
+inline constexpr const char *OutlinedFunctionAttr = "weft-outlined";
+
 } // namespace weft
 
 #endif // WEFT_PLUGIN_SHARED_MARKERS_H

@@ -59,6 +59,7 @@
 #include "lower/parallel_for/ParallelFor.h"
 #include "lower/parallel_for/ParallelForOutliner.h"
 #include "shared/LLVMCompat.h"
+#include "shared/Markers.h"
 #include "shared/RuntimeABI.h"
 #include "shared/SourceErrors.h"
 
@@ -178,9 +179,11 @@ Function *LoopOutliner::buildChunk(Function *Body, CallInst *Call) {
   Function *Chunk =
       Function::Create(ChunkTy, GlobalValue::InternalLinkage, "", M);
   Chunk->takeName(Body); // <parent>.weft.pfor
-  Chunk->setAttributes(AttributeList::get(
-      C, AttributeList::FunctionIndex,
-      AttrBuilder(C, Body->getAttributes().getFnAttrs())));
+  AttrBuilder ChunkAttrs(C, Body->getAttributes().getFnAttrs());
+  ChunkAttrs.removeAttribute(SpawningFunctionAttr);
+  ChunkAttrs.addAttribute(OutlinedFunctionAttr);
+  Chunk->setAttributes(
+      AttributeList::get(C, AttributeList::FunctionIndex, ChunkAttrs));
   if (Body->hasPersonalityFn())
     Chunk->setPersonalityFn(Body->getPersonalityFn());
   Chunk->setSubprogram(Body->getSubprogram());
@@ -282,6 +285,35 @@ void LoopOutliner::run() {
   ++NumParallelLoops;
 }
 
+/// The slot an iteration's exception waits in dies at the rethrow after
+/// the loop, which takes its value: its lifetime ends before that call
+/// rather than after it, so that no unwind edge of the rethrow finds it
+/// alive. Otherwise, in a spawning function, whose may-throw calls unwind
+/// to a handler that syncs (a suspend point), coro-split would keep the
+/// slot in the coroutine frame: a field more, and a slow clone that
+/// differs from its twin's (finish/MergeClones.cpp).
+static void endExceptionSlotsBeforeRethrow(Module &M) {
+  Function *Rethrow = M.getFunction(runtimeName(RuntimeFn::PforRethrow));
+  if (!Rethrow)
+    return;
+  for (User *U : Rethrow->users()) {
+    auto *Call = dyn_cast<CallInst>(U);
+    auto *Loaded = Call ? dyn_cast<LoadInst>(Call->getArgOperand(0)) : nullptr;
+    if (!Loaded || Call->getCalledFunction() != Rethrow)
+      continue;
+    for (Instruction *I = Call->getNextNode(); I; I = I->getNextNode()) {
+      auto *End = dyn_cast<IntrinsicInst>(I);
+      if (!End || End->getIntrinsicID() != Intrinsic::lifetime_end)
+        break;
+      if (End->getArgOperand(End->arg_size() - 1) ==
+          Loaded->getPointerOperand()) {
+        compat::moveBefore(End, Call);
+        break;
+      }
+    }
+  }
+}
+
 bool outlineParallelLoops(Module &M) {
   Function *Marker = M.getFunction(PforMarkerName);
   if (!Marker)
@@ -305,6 +337,7 @@ bool outlineParallelLoops(Module &M) {
   for (WeakTrackingVH &Loop : Loops)
     if (auto *Call = dyn_cast_or_null<CallInst>(Loop))
       LoopOutliner(Call, Runtime).run();
+  endExceptionSlotsBeforeRethrow(M);
   for (StringRef Name :
        {PforMarkerName, PforLoName, PforHiName, PforEndName, PforCaughtName})
     if (Function *Decl = M.getFunction(Name); Decl && Decl->use_empty())
