@@ -60,7 +60,7 @@ long f(int n) {
 // The frame's own stores: the resume pointer and the index.
 // OWN-LABEL: define {{.*}} @_Z1fi(
 // OWN: store ptr @_Z1fi.resume, ptr {{%[0-9]+}}, align 8, !nosanitize
-// OWN: store i3 {{.*}}, !nosanitize
+// OWN: store i{{[0-9]+}} {{.*}}, !nosanitize
 
 // The fast path stays out of line (FastPath.cpp): calls, no inlined deque.
 // FAST-PATH-LABEL: define {{.*}} @_Z1fi(

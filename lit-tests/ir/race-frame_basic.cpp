@@ -29,7 +29,7 @@ long f(long n) {
 // CHECK: store i64 0, ptr %hdr.word, align 8, !nosanitize
 // CHECK: store i32 %weft.race, ptr %weft.race.spill.addr, align 4, !nosanitize
 // CHECK: store i64 0, ptr %[[X:[^,]*]], align 8, !tbaa !{{[0-9]+}}{{$}}
-// CHECK: store i3 0, ptr %index.addr{{[0-9]*}}, align 1, !nosanitize
+// CHECK: store i{{[0-9]+}} 0, ptr %index.addr{{[0-9]*}}, align 1, !nosanitize
 // CHECK: store ptr @_Z1fl.resume, ptr %resume.addr, align 8, !nosanitize
 // CHECK: invoke void @_Z3setPll(ptr noundef %[[X]],
 

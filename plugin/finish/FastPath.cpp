@@ -28,12 +28,13 @@
 // any read that follows a call, so that instruction selection cannot reuse
 // the push's read in the pop after a child that moved to another thread.
 //
-// The out-of-line calls stay when the module targets another platform than
-// the bitcode's; at -O0 (optnone functions), where the register allocator
-// would give each inlined value its own stack slot and deep recursion would
-// need far more stack per level; and in functions built for ThreadSanitizer
-// or MemorySanitizer (libweft is not instrumented; half-instrumented deque
-// operations would only confuse them).
+// A pop in a landing pad (a spawned call that threw) stays a call: it runs
+// once per exception. The out-of-line calls also stay when the module
+// targets another platform than the bitcode's; at -O0 (optnone functions),
+// where the register allocator would give each inlined value its own stack
+// slot and deep recursion would need far more stack per level; and in
+// functions built for ThreadSanitizer or MemorySanitizer (libweft is not
+// instrumented; half-instrumented deque operations would only confuse them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,6 +87,11 @@ SmallVector<CallInst *, 16> inlinableCalls(Module &M, StringRef Name) {
     if (Caller->hasOptNone() ||
         Caller->hasFnAttribute(Attribute::SanitizeThread) ||
         Caller->hasFnAttribute(Attribute::SanitizeMemory))
+      continue;
+    // The pop in the landing pad of a spawned call that threw runs once
+    // per exception, not per spawn: out of line it is one call where the
+    // inlined pop would be some forty bytes in every fast clone.
+    if (CI->getParent()->isLandingPad())
       continue;
     Calls.push_back(CI);
   }

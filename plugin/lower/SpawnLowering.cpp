@@ -369,10 +369,12 @@ void SpawnLowering::lowerReturn(ReturnInst *Ret) {
   // The analysis's exit does its own implicit sync.
   if (WorkSpan)
     WorkSpan->exit(Ret);
-  // Every function syncs before it returns. A return that ends an
-  // exception's escape from the slow clone (SpawnExceptions.cpp) must not
-  // rethrow at this sync: the exception is already in the frame.
-  lowerSync({Ret, nullptr}, /*RethrowPending=*/Ret != EscapeReturn);
+  // Every function syncs before it returns, unless no child can be
+  // outstanding there (IdleSyncs.cpp). A return that ends an exception's
+  // escape from the slow clone (SpawnExceptions.cpp) must not rethrow at
+  // this sync: the exception is already in the frame.
+  if (!IdleSyncs.contains(Ret))
+    lowerSync({Ret, nullptr}, /*RethrowPending=*/Ret != EscapeReturn);
   BasicBlock *Head = Ret->getParent();
   Value *Result = Ret->getReturnValue();
   LLVMContext &C = F.getContext();
@@ -424,6 +426,13 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
     if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
       Returns.push_back(R);
 
+  // On the marks as they are: the lowering below adds blocks, syncs of its
+  // own and returns.
+  SmallVector<CallBase *, 8> SyncMarks;
+  for (WeakTrackingVH &Sync : Syncs)
+    SyncMarks.push_back(cast<CallBase>(Sync));
+  IdleSyncs = findIdleSyncs(F, SpawnSet, SyncMarks, Returns);
+
   for (WeakTrackingVH &Spawn : Spawns)
     lowerSpawn(cast<CallBase>(Spawn));
   // Once the spawns' windows have told which allocas are statement
@@ -435,8 +444,9 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
     auto *Invoke = dyn_cast<InvokeInst>(Sync);
     if (WorkSpan)
       WorkSpan->sync(Sync);
-    lowerSync({Sync, Invoke ? Invoke->getUnwindDest() : nullptr},
-              /*RethrowPending=*/true);
+    if (!IdleSyncs.contains(Sync))
+      lowerSync({Sync, Invoke ? Invoke->getUnwindDest() : nullptr},
+                /*RethrowPending=*/true);
     eraseSyncMarker(Sync);
   }
   for (ReturnInst *Ret : Returns)

@@ -68,6 +68,15 @@ struct SyncPoint {
 
 class WorkSpanHooks;
 
+/// The sync marks in \p SyncMarks and the returns in \p Returns before
+/// which no child of \p F can be outstanding: every path from the entry
+/// passes a sync after its last call in \p Spawns (IdleSyncs.cpp).
+llvm::SmallPtrSet<llvm::Instruction *, 8>
+findIdleSyncs(llvm::Function &F,
+              const llvm::SmallPtrSetImpl<llvm::CallBase *> &Spawns,
+              llvm::ArrayRef<llvm::CallBase *> SyncMarks,
+              llvm::ArrayRef<llvm::ReturnInst *> Returns);
+
 /// One spawning function being rewritten.
 class SpawnLowering {
 public:
@@ -168,6 +177,8 @@ private:
   RuntimeDecls &RT;
   WorkSpanHooks *WorkSpan;
   llvm::SmallPtrSet<llvm::CallBase *, 8> SpawnSet; // the calls to lower
+  // Sync marks and returns that wait for nothing (IdleSyncs.cpp).
+  llvm::SmallPtrSet<llvm::Instruction *, 8> IdleSyncs;
   llvm::Type *RetTy = nullptr;
   llvm::StructType *FrameTy = nullptr;
   llvm::AllocaInst *Frame = nullptr;
