@@ -141,6 +141,15 @@ bool __weft_pop(std::int64_t Mark) {
   return current_worker()->deque.pop_owned(Mark);
 }
 
+/// The inlined pop's rare endings (fast_path.cpp): the rest of
+/// Deque::pop_owned(Mark), on the caller's thread, which the pop's own
+/// push registered.
+bool __weft_pop_unmarked() { return current_worker()->deque.pop_owned(); }
+
+bool __weft_pop_fenced(std::int64_t Reserved) {
+  return current_worker()->deque.pop_owned_fenced(Reserved);
+}
+
 /// A child's pop failed (contracts: weft/runtime_abi.def).
 void __weft_spawn_stolen(void *FramePtr) {
   Frame *F = asFrame(FramePtr);

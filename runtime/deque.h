@@ -252,12 +252,40 @@ public:
   /// mark, which the processor predicts; when bottom is not the mark, the
   /// pop is the plain one below.
   bool pop_owned(std::int64_t Mark) {
-    if (__builtin_expect(bottom_.load(std::memory_order_relaxed) != Mark, 0))
-      return pop_owned();
-    std::int64_t B = Mark - 1;
-    if (__builtin_expect(reserve(B), 1))
+    std::int64_t B;
+    switch (pop_owned_inline(Mark, B)) {
+    case OwnedPop::Taken:
       return true;
-    return pop_fenced(B) != T();
+    case OwnedPop::Unmarked:
+      return pop_owned();
+    case OwnedPop::Fenced:
+      break;
+    }
+    return pop_owned_fenced(B);
+  }
+
+  /// Owner only: the end of a pop that pop_owned_inline() left Fenced,
+  /// with bottom reserved at \p B.
+  bool pop_owned_fenced(std::int64_t B) { return pop_fenced(B) != T(); }
+
+  /// How pop_owned_inline() left a pop.
+  enum class OwnedPop {
+    Taken,    ///< the element came back: done
+    Unmarked, ///< bottom was not the mark, untouched: pop_owned() decides
+    Fenced,   ///< bottom is \p B, reserved: pop_fenced(B) decides
+  };
+
+  /// The part of pop_owned(Mark) that runs on every spawn, which the fast
+  /// path inlines (runtime/fast_path.cpp) while the rest stays in libweft:
+  /// copied into every object that spawns, the rare paths were some 400
+  /// bytes of each.
+  OwnedPop pop_owned_inline(std::int64_t Mark, std::int64_t &B) {
+    if (__builtin_expect(bottom_.load(std::memory_order_relaxed) != Mark, 0))
+      return OwnedPop::Unmarked;
+    B = Mark - 1;
+    if (__builtin_expect(reserve(B), 1))
+      return OwnedPop::Taken;
+    return OwnedPop::Fenced;
   }
 
   /// Owner only. pop_owned(Mark) without a mark: takes bottom as it is.

@@ -23,7 +23,9 @@
 // the inlined code cannot drift apart. Anything uncommon (a thread's first
 // spawn, a full ring, sleeping workers, stress mode, the last element of a
 // deque, every pop while thieves come often) calls back into libweft
-// (abi.cpp, Deque::pop_fenced).
+// (abi.cpp, Deque::pop_fenced): the pop inlines only
+// Deque::pop_owned_inline, and its rare endings are calls, so that no object
+// carries a copy of the fenced pop.
 //
 // Each thread-local read is done where it stands, never reused across the
 // spawned call: a stolen parent's child may return on another thread (the
@@ -70,7 +72,16 @@ std::int64_t __weft_push_inline(void *FramePtr) {
 bool __weft_pop_inline(std::int64_t Mark) {
   // Never null here: the push that this pop undoes registered the thread,
   // and a stack that moved did so to a worker.
-  return detail::ThreadWorker->deque.pop_owned(Mark);
+  std::int64_t B;
+  switch (detail::ThreadWorker->deque.pop_owned_inline(Mark, B)) {
+  case Deque<Frame *>::OwnedPop::Taken:
+    return true;
+  case Deque<Frame *>::OwnedPop::Unmarked:
+    return __weft_pop_unmarked();
+  case Deque<Frame *>::OwnedPop::Fenced:
+    break;
+  }
+  return __weft_pop_fenced(B);
 }
 
 } // extern "C"
