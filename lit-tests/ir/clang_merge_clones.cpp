@@ -8,8 +8,10 @@
 // the cilk_for's exception slot stays out of both frames (it dies at the
 // rethrow), which makes the frames, and so the slow clones, alike. Each
 // lambda of its own keeps a body and a .resume of its own. Without
-// exceptions there is no catch-all, and the same holds. The results are
-// checked against the serial elision, with forced steals.
+// exceptions there is no catch-all, and the same holds; there the F = L
+// instance, whose cilk_for then has no exception slot to keep, is the
+// other's twin in all but its calls of it, and becomes a call of it. The
+// results are checked against the serial elision, with forced steals.
 //
 // RUN: %weftcxx -O2 -S -emit-llvm %s -o %t.ll
 // RUN: FileCheck %s < %t.ll
@@ -17,11 +19,15 @@
 // RUN: grep -c '^define .*\.resume"(' %t.ll | FileCheck --check-prefix=TWO %s
 // RUN: %weftcxx -O2 -fno-exceptions -S -emit-llvm %s -o %t.noexc.ll
 // RUN: FileCheck %s < %t.noexc.ll
+// RUN: FileCheck --check-prefix=NOEXC %s < %t.noexc.ll
 // RUN: grep -c '^define .*\.weft\.pfor"(' %t.noexc.ll | FileCheck --check-prefix=TWO %s
 // RUN: grep -c '^define .*\.resume"(' %t.noexc.ll | FileCheck --check-prefix=TWO %s
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t.o2
 // RUN: %run-check %t.o2 %t.serial 3
+// RUN: %clangxx -O2 -fno-exceptions %s -o %t.noexc.serial
+// RUN: %weftcxx -O2 -fno-exceptions %s -o %t.noexc
+// RUN: %run-check %t.noexc %t.noexc.serial 3
 #include <cilk/cilk.h>
 #include <cstddef>
 #include <cstdio>
@@ -58,6 +64,13 @@ __attribute__((noinline)) void shift(double *a, size_t n, long g) {
 // CHECK-DAG: define internal void @"_Z4pforIRZ5shiftPdmlE3$_0EvmmOT_l.weft.pfor"(
 // CHECK-DAG: define internal {{.*}}void @"_Z4pforIRZ5shiftPdmlE3$_0EvmmOT_l.resume"(
 // TWO: {{^}}2{{$}}
+
+// NOEXC-LABEL: define internal {{.*}}void @"_Z4pforIZ5scalePdmlE3$_0EvmmOT_l"(
+// NOEXC-NEXT:    tail call {{.*}}void @"_Z4pforIRZ5scalePdmlE3$_0EvmmOT_l"(
+// NOEXC-NEXT:    ret void
+// NOEXC-LABEL: define internal {{.*}}void @"_Z4pforIZ5shiftPdmlE3$_0EvmmOT_l"(
+// NOEXC-NEXT:    tail call {{.*}}void @"_Z4pforIRZ5shiftPdmlE3$_0EvmmOT_l"(
+// NOEXC-NEXT:    ret void
 
 int main(int argc, char **argv) {
   long g = argc > 1 ? std::atol(argv[1]) : 0;

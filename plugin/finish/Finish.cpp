@@ -8,6 +8,11 @@
 //   (with weft-stolen-checks)   each frame's resume pointer stored just
 //                               before its pushes, or nowhere
 //                               (SinkFrameInit.cpp)
+//   weft-merge-clones           identical slow clones, loop bodies and
+//                               spawn helpers kept once, and a spawning
+//                               function that is its callee's twin made a
+//                               call of it (MergeClones.cpp); not in race
+//                               mode
 //   weft-inline-fast-path       the runtime's push and pop (FastPath.cpp)
 //   weft-frame-to-stack         frames as allocas, their initialisation
 //                               sunk (FrameToStack.cpp, SinkFrameInit.cpp)
@@ -25,9 +30,8 @@
 //                               that no pass moves them
 //   weft-restore-thread-locals  the thread-local addresses, last
 //                               (lower/ThreadLocals.cpp)
-//   weft-merge-clones           one copy of identical slow clones, loop
-//                               bodies and spawn helpers (MergeClones.cpp);
-//                               not in race mode
+//   (with weft-merge-clones)    identical clones kept once again, as the
+//                               steps above left them
 //   weft-race-locations         race mode only: a line for each access
 //                               that lost its own (RaceLocations.cpp)
 //   weft-race-thread-locals     race mode only: thread-locals unchecked
@@ -143,6 +147,13 @@ PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
   SmallPtrSet<Function *, 16> Touched;
   bool Changed = lowerStolenChecks(M, Touched);
   Changed |= sinkResumePointers(M);
+  // Before the fast path makes every fast clone long, and before the steps
+  // below make a self-recursive one differ from its twin. Not in race
+  // mode, whose reports name each access's function.
+  if (CleanUp && !Race) {
+    Changed |= mergeIdenticalClones(M);
+    Changed |= mergeTwinSpawningFunctions(M);
+  }
   // With the fast clones' slow-path branches gone, and before the fast path
   // hands the frame to the deque's ring, where the runtime's calls are
   // still calls.

@@ -19,11 +19,28 @@
 //   store ptr @pf_L.resume, ptr %fr        ==>   store ptr @pf_Lref.resume, ...
 //
 // The program's own functions are left alone, identical or not (Clang's
-// -fmerge-functions is the user's to choose); so are the spawning functions
-// themselves (the fast clones), whose addresses the program may compare.
-// A merged clone's callers may in turn become identical (two slow clones
-// that called two identical helpers), so the comparison repeats until
-// nothing more merges.
+// -fmerge-functions is the user's to choose). A merged clone's callers may
+// in turn become identical (two slow clones that called two identical
+// helpers), so the comparison repeats until nothing more merges.
+//
+// The fast clones of the two instances are twins as well, once their slow
+// clones and loop bodies are one: parallel_for<L> does all that
+// parallel_for<L&> does, calling parallel_for<L&> where parallel_for<L&>
+// calls itself. Their addresses the program may compare, so the twin that
+// calls the other keeps its symbol, linkage and attributes, and its body
+// becomes a call of the other (as MergeFunctions makes a thunk):
+//
+//   define linkonce_odr void @pf_L(i64 %lo, ...) {   ; before: a fast clone,
+//     ... spawn @pf_Lref(%lo, %mid); @pf_Lref(...)   ; a frame, pushes, pops
+//   define linkonce_odr void @pf_L(i64 %lo, ...) {   ; after
+//     tail call void @pf_Lref(i64 %lo, ...)
+//     ret void
+//
+// In BFS.cpp 114 of the 284 fast clones forward so. This runs early in
+// weft-finish, before the fast path is inlined and before a fast clone's
+// last recursive call becomes a loop (SpawnTailCalls.cpp), after which a
+// self-recursive twin no longer looks like the other; the clones are
+// merged once more at the end, as the rest of weft-finish left them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,9 +48,14 @@
 #include "shared/Markers.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/StructuralHash.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/FunctionComparator.h"
 
 #define DEBUG_TYPE "weft-merge-clones"
@@ -44,6 +66,8 @@ namespace weft {
 namespace {
 
 STATISTIC(NumMergedClones, "Clones replaced by an identical one");
+STATISTIC(NumForwardedTwins,
+          "Spawning functions that call their identical twin instead");
 
 /// Whether the program never sees \p F's address: a function the lowering
 /// outlined, or a slow clone that coro-split made of a spawning function
@@ -91,7 +115,87 @@ bool mergeOnce(Module &M) {
   return !Copies.empty();
 }
 
+/// The spawning functions \p F calls directly, other than itself, of its
+/// own type: the instances a twin would recurse into.
+SmallSetVector<Function *, 2> spawningCallees(Function &F) {
+  SmallSetVector<Function *, 2> Callees;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (Function *Callee = Call->getCalledFunction();
+          Callee && Callee != &F && !Callee->isDeclaration() &&
+          Callee->hasFnAttribute(SpawningFunctionAttr) &&
+          Callee->getFunctionType() == F.getFunctionType() &&
+          !isWeftClone(*Callee))
+        Callees.insert(Callee);
+  return Callees;
+}
+
+/// Whether \p F, as it stands, does what \p Twin does: the same
+/// instructions, where \p Twin's references to itself are \p F's
+/// references to \p Twin. FunctionComparator takes a function's reference
+/// to itself for the other's reference to itself, so it compares \p F
+/// with a copy of \p Twin, whose calls still name \p Twin.
+bool sameAsTwin(Function &F, Function &Twin, GlobalNumberState &Numbers) {
+  if (StructuralHash(F) != StructuralHash(Twin))
+    return false;
+  ValueToValueMapTy Map;
+  Function *Copy = CloneFunction(&Twin, Map);
+  bool Same = FunctionComparator(&F, Copy, &Numbers).compare() == 0;
+  Copy->eraseFromParent();
+  return Same;
+}
+
+/// \p F's body becomes a call of \p Twin with F's own arguments.
+void forwardToTwin(Function &F, Function &Twin) {
+  // deleteBody makes F an external declaration: its linkage comes back.
+  GlobalValue::LinkageTypes Linkage = F.getLinkage();
+  F.deleteBody();
+  F.setLinkage(Linkage);
+  F.removeFnAttr(SpawningFunctionAttr);
+  BasicBlock *Entry = BasicBlock::Create(F.getContext(), "entry", &F);
+  IRBuilder<> B(Entry);
+  SmallVector<Value *, 8> Args(llvm::make_pointer_range(F.args()));
+  CallInst *Call = B.CreateCall(&Twin, Args);
+  Call->setCallingConv(Twin.getCallingConv());
+  // The parameters' ABI attributes (zeroext on a bool) hold at the call.
+  Call->setAttributes(Twin.getAttributes().removeFnAttributes(F.getContext()));
+  Call->setTailCall();
+  if (DISubprogram *SP = F.getSubprogram())
+    Call->setDebugLoc(DILocation::get(F.getContext(), SP->getLine(), 0, SP));
+  if (F.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+}
+
 } // namespace
+
+bool mergeTwinSpawningFunctions(Module &M) {
+  GlobalNumberState Numbers;
+  SmallVector<std::pair<Function *, Function *>, 8> Twins; // F, its twin
+  for (Function &F : M) {
+    if (F.isDeclaration() || !F.hasFnAttribute(SpawningFunctionAttr) ||
+        isWeftClone(F))
+      continue;
+    for (Function *Callee : spawningCallees(F))
+      if (sameAsTwin(F, *Callee, Numbers)) {
+        Twins.push_back({&F, Callee});
+        break;
+      }
+  }
+  // Each forwards only to a twin that still has its body: the forwarding
+  // then never closes a cycle (A to B and B to A, identical, would call
+  // each other for ever).
+  SmallPtrSet<Function *, 8> Forwarding;
+  for (auto [F, Twin] : Twins) {
+    if (Forwarding.contains(Twin))
+      continue;
+    forwardToTwin(*F, *Twin);
+    Forwarding.insert(F);
+    ++NumForwardedTwins;
+  }
+  return !Forwarding.empty();
+}
 
 bool mergeIdenticalClones(Module &M) {
   bool Changed = false;
@@ -101,8 +205,9 @@ bool mergeIdenticalClones(Module &M) {
 }
 
 PreservedAnalyses MergeClonesPass::run(Module &M, ModuleAnalysisManager &) {
-  return mergeIdenticalClones(M) ? PreservedAnalyses::none()
-                                 : PreservedAnalyses::all();
+  bool Changed = mergeIdenticalClones(M);
+  Changed |= mergeTwinSpawningFunctions(M);
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace weft

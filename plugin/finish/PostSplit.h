@@ -89,7 +89,8 @@ public:
   static bool isRequired() { return true; }
 };
 
-/// "weft-merge-clones": mergeIdenticalClones.
+/// "weft-merge-clones": mergeIdenticalClones, then
+/// mergeTwinSpawningFunctions.
 class MergeClonesPass : public llvm::PassInfoMixin<MergeClonesPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
@@ -100,6 +101,13 @@ public:
 /// to another is replaced by it everywhere (MergeClones.cpp). Returns true
 /// if it merged any.
 bool mergeIdenticalClones(llvm::Module &M);
+
+/// Each spawning function that does what a spawning function it calls
+/// does (its instructions are the callee's, with its calls of the callee
+/// where the callee calls itself) calls that twin instead of keeping a copy
+/// of its body (MergeClones.cpp). Run after mergeIdenticalClones, which
+/// makes the two frames' slow clones one. Returns true if any forwards.
+bool mergeTwinSpawningFunctions(llvm::Module &M);
 
 /// "weft-race-frame": hideFramesFromSanitizer (race mode only).
 class RaceFramePass : public llvm::PassInfoMixin<RaceFramePass> {
