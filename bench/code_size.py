@@ -27,7 +27,9 @@ functions and template instances each have a COMDAT section of their own),
 functions are the defined function symbols (nm types t, T, W), and the Weft
 object's .text splits by symbol (nm -S) into
 
-  fast clones   the spawning functions themselves: those with a NAME.resume
+  fast clones   the functions that push a frame (a relocation against the
+                runtime's push): the spawning functions, and any caller one
+                was inlined into
   .resume       the slow clones, entered by a thief at a stolen continuation
                 (with the .destroy that coro-split sometimes leaves, a return)
   helpers       spawn helpers (NAME.weft.spawn, an invoke's window outlined),
@@ -36,6 +38,13 @@ object's .text splits by symbol (nm -S) into
   loop bodies   cilk_for bodies outlined for the runtime's splitter
                 (NAME.weft.pfor); one that spawns is a fast clone
   rest          every other function, and the alignment padding between all
+
+One more column compiles each file once more, untimed, as the serial
+elision of a program that links Weft's runtime (-DWEFT_LINKS_RUNTIME):
+without the plugin <cilk/cilk_api.h> answers __cilkrts_get_nworkers() with
+the constant 1, and parlaylib's `num_workers() == 1` tests then delete its
+parallel paths from the serial elision alone; with the define the count is
+a call, as in Weft's build, and the same paths stay.
 
 A serial object that refers to the runtime, or a Weft object that does not,
 stops the run: then one of the two is not what it claims to be. The table
@@ -127,8 +136,11 @@ class Compilers:
                 sys.exit(f"code_size: no {driver[0]} (build Weft, or name a tree with --build)")
 
     def command(self, mode, src, obj):
-        compiler = (self.serial if mode == "serial" else self.weft)[src.c]
-        return [*compiler, *src.flags, "-O2", "-c", src.path, "-o", obj]
+        compiler = (self.weft if mode == "weft" else self.serial)[src.c]
+        # The serial elision as a program that links Weft's runtime builds
+        # it: the worker count a call, not the constant 1.
+        linked = ["-DWEFT_LINKS_RUNTIME"] if mode == "serial_rt" else []
+        return [*compiler, *src.flags, *linked, "-O2", "-c", src.path, "-o", obj]
 
 
 def compile_once(cmd):
@@ -251,7 +263,7 @@ def objects(files, out_dir):
     obj = {}
     for src in files:
         stem = src.label.replace("/", "_").replace(".", "_")
-        for mode in ("serial", "weft"):
+        for mode in ("serial", "weft", "serial_rt"):
             obj[(src.label, mode)] = os.path.join(out_dir, f"{stem}.{mode}.o")
     return obj
 
@@ -267,8 +279,14 @@ def measure(files, compilers, runs, out_dir):
                 cmd = compilers.command(mode, src, obj[(src.label, mode)])
                 seconds.setdefault((src.label, mode), []).append(compile_once(cmd))
         print(f"code_size: round {r + 1}/{runs} done", file=sys.stderr)
+    # Once, untimed: only its .text is reported.
+    for src in files:
+        compile_once(compilers.command("serial_rt", src, obj[(src.label, "serial_rt")]))
     results = {}
     for key, path in obj.items():
+        if key[1] == "serial_rt":
+            results[key] = {"text": text_bytes(path)}
+            continue
         results[key] = inspect(path, key[1])
         results[key]["seconds"] = statistics.median(seconds[key])
     return results
@@ -337,25 +355,29 @@ def parlaylib_version(checkout):
 def table(files, results, runs, command, notes):
     head = ["file", "compile serial (s)", "compile Weft (s)", "time Weft/serial",
             ".text serial (B)", ".text Weft (B)", ".text Weft/serial",
+            ".text serial, workers at run time (B)", ".text Weft/that",
             "functions serial", "functions Weft", "fast clones (B, n)", ".resume (B, n)",
             "helpers (B, n)", "loop bodies (B, n)", "rest (B)"]
     lines = [bench_run.measured_line(runs, command, "interleaved runs of each compilation"),
              *notes, "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    totals = {k: 0 for k in ("ts", "tw", "bs", "bw", "fs", "fw")}
+    totals = {k: 0 for k in ("ts", "tw", "bs", "bw", "br", "fs", "fw")}
     split_totals = {c: [0, 0] for c in CATEGORIES}
-    time_ratios, size_ratios = [], []
+    time_ratios, size_ratios, rt_ratios = [], [], []
     for src in files:
         s, w = results[(src.label, "serial")], results[(src.label, "weft")]
+        r = results[(src.label, "serial_rt")]
         time_ratios.append(w["seconds"] / s["seconds"])
         size_ratios.append(w["text"] / s["text"])
+        rt_ratios.append(w["text"] / r["text"])
         for key, value in zip(totals, (s["seconds"], w["seconds"], s["text"], w["text"],
-                                       s["functions"], w["functions"])):
+                                       r["text"], s["functions"], w["functions"])):
             totals[key] += value
         for c in CATEGORIES:
             split_totals[c][0] += w["split"][c][0]
             split_totals[c][1] += w["split"][c][1]
         lines.append(row(src.label, s["seconds"], w["seconds"], f"{time_ratios[-1]:.2f}",
                          s["text"], w["text"], f"{size_ratios[-1]:.2f}",
+                         r["text"], f"{rt_ratios[-1]:.2f}",
                          s["functions"], w["functions"], w["split"]))
     lines.append(row(
         f"**total** ({len(files)} files; ratios: geomean, and of the totals)",
@@ -363,13 +385,14 @@ def table(files, results, runs, command, notes):
         f"{geomean(time_ratios):.2f} ({totals['tw'] / totals['ts']:.2f})",
         totals["bs"], totals["bw"],
         f"{geomean(size_ratios):.2f} ({totals['bw'] / totals['bs']:.2f})",
+        totals["br"], f"{geomean(rt_ratios):.2f} ({totals['bw'] / totals['br']:.2f})",
         totals["fs"], totals["fw"], split_totals))
     return "\n".join(lines) + "\n"
 
 
-def row(label, ts, tw, time_ratio, bs, bw, size_ratio, fs, fw, parts):
+def row(label, ts, tw, time_ratio, bs, bw, size_ratio, br, rt_ratio, fs, fw, parts):
     cells = [label, f"{ts:.2f}", f"{tw:.2f}", time_ratio, f"{bs:,}", f"{bw:,}", size_ratio,
-             str(fs), str(fw)]
+             f"{br:,}", rt_ratio, str(fs), str(fw)]
     cells += [f"{parts[c][0]:,} ({parts[c][1]})" for c in CATEGORIES[:-1]]
     cells.append(f"{parts['rest'][0]:,}")
     return "| " + " | ".join(cells) + " |"
