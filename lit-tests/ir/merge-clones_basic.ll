@@ -1,8 +1,9 @@
 ; Verify that weft-merge-clones keeps one copy of identical functions that
 ; Weft made and whose addresses the program never sees: outlined loop bodies
 ; and spawn helpers ("weft-outlined"), and the slow clones of spawning
-; functions ("weft-spawning" and coro-split's suffix). Every use of a copy
-; names the one kept, and the copy goes. Slow clones that differ only in
+; functions ("weft-spawning" and coro-split's suffix), when the landing
+; pads of both answer to the same personality. Every use of a copy names
+; the one kept, and the copy goes. Slow clones that differ only in
 ; the helpers they call merge once the helpers have (a second round). The
 ; program's own functions are left alone, identical or not: an internal
 ; one without the attributes, a spawning function itself (its address may
@@ -32,11 +33,53 @@ define internal void @c.weft.pfor(ptr %ctx, i64 %lo, i64 %hi) #0 {
   ret void
 }
 
+; Alike but for the personality their landing pads answer to: both stay.
+; CHECK-LABEL: define internal void @d.weft.pfor(
+; CHECK-LABEL: define internal void @e.weft.pfor(
+define internal void @d.weft.pfor(ptr %ctx, i64 %lo, i64 %hi) #0 personality ptr @__gcc_personality_v0 {
+  invoke void @work(i64 %lo) to label %done unwind label %pad
+done:
+  ret void
+pad:
+  %lp = landingpad { ptr, i32 } cleanup
+  resume { ptr, i32 } %lp
+}
+define internal void @e.weft.pfor(ptr %ctx, i64 %lo, i64 %hi) #0 personality ptr @__gxx_personality_v0 {
+  invoke void @work(i64 %lo) to label %done unwind label %pad
+done:
+  ret void
+pad:
+  %lp = landingpad { ptr, i32 } cleanup
+  resume { ptr, i32 } %lp
+}
+
+; Alike, one with a personality but no landing pad left: one stays.
+; CHECK-LABEL: define internal void @f.weft.pfor(
+; CHECK-NOT:   define internal void @g.weft.pfor(
+define internal void @f.weft.pfor(ptr %ctx, i64 %lo, i64 %hi) #0 {
+  call void @work(i64 %hi)
+  call void @work(i64 %lo)
+  ret void
+}
+define internal void @g.weft.pfor(ptr %ctx, i64 %lo, i64 %hi) #0 personality ptr @__gxx_personality_v0 {
+  call void @work(i64 %hi)
+  call void @work(i64 %lo)
+  ret void
+}
+declare i32 @__gcc_personality_v0(...)
+declare i32 @__gxx_personality_v0(...)
+
 ; CHECK-LABEL: define void @loops(
+; CHECK-NEXT:    call void @__weft_parallel_for(i64 %n, i64 0, ptr @d.weft.pfor, ptr null)
+; CHECK-NEXT:    call void @__weft_parallel_for(i64 %n, i64 0, ptr @e.weft.pfor, ptr null)
+; CHECK-NEXT:    call void @__weft_parallel_for(i64 %n, i64 0, ptr @f.weft.pfor, ptr null)
 ; CHECK-NEXT:    call void @__weft_parallel_for(i64 %n, i64 0, ptr @a.weft.pfor, ptr null)
 ; CHECK-NEXT:    call void @__weft_parallel_for(i64 %n, i64 0, ptr @a.weft.pfor, ptr null)
 ; CHECK-NEXT:    call void @__weft_parallel_for(i64 %n, i64 0, ptr @c.weft.pfor, ptr null)
 define void @loops(i64 %n) {
+  call void @__weft_parallel_for(i64 %n, i64 0, ptr @d.weft.pfor, ptr null)
+  call void @__weft_parallel_for(i64 %n, i64 0, ptr @e.weft.pfor, ptr null)
+  call void @__weft_parallel_for(i64 %n, i64 0, ptr @g.weft.pfor, ptr null)
   call void @__weft_parallel_for(i64 %n, i64 0, ptr @a.weft.pfor, ptr null)
   call void @__weft_parallel_for(i64 %n, i64 0, ptr @b.weft.pfor, ptr null)
   call void @__weft_parallel_for(i64 %n, i64 0, ptr @c.weft.pfor, ptr null)

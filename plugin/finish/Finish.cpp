@@ -151,8 +151,12 @@ PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // below make a self-recursive one differ from its twin. Not in race
   // mode, whose reports name each access's function.
   if (CleanUp && !Race) {
-    Changed |= mergeIdenticalClones(M);
-    Changed |= mergeTwinSpawningFunctions(M);
+    bool Merged = mergeIdenticalClones(M, &Touched);
+    Merged |= mergeTwinSpawningFunctions(M);
+    // A forwarding twin's blocks are gone: no analysis of it may stay.
+    if (Merged)
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager().clear();
+    Changed |= Merged;
   }
   // With the fast clones' slow-path branches gone, and before the fast path
   // hands the frame to the deque's ring, where the runtime's calls are

@@ -85,9 +85,28 @@ bool isWeftClone(const Function &F) {
          Name.ends_with(".cleanup");
 }
 
+/// The personality that \p F's landing pads answer to; null without any
+/// (a personality left on a function whose pads were all removed matters
+/// no more).
+const Constant *personalityOf(const Function &F) {
+  if (!F.hasPersonalityFn() ||
+      none_of(F, [](const BasicBlock &BB) { return BB.isEHPad(); }))
+    return nullptr;
+  return F.getPersonalityFn();
+}
+
+/// What FunctionComparator leaves out and a merge must still agree on: the
+/// personality (a slow clone of a C function may have the C one, whose
+/// catch-all would not catch what the C++ one does) and the comdat.
+bool sameSurroundings(const Function &A, const Function &B) {
+  return personalityOf(A) == personalityOf(B) &&
+         A.getComdat() == B.getComdat();
+}
+
 /// One round: each clone identical to one kept before it (in module order,
-/// so the result does not depend on hashing) is replaced by that one.
-bool mergeOnce(Module &M) {
+/// so the result does not depend on hashing) is replaced by that one; a
+/// replaced one in \p Touched gives its place there to the one kept.
+bool mergeOnce(Module &M, SmallPtrSetImpl<Function *> *Touched) {
   MapVector<uint64_t, SmallVector<Function *, 2>> ByHash;
   for (Function &F : M)
     if (isWeftClone(F))
@@ -99,7 +118,8 @@ bool mergeOnce(Module &M) {
     SmallVector<Function *, 2> Kept;
     for (Function *F : Entry.second) {
       auto Same = find_if(Kept, [&](Function *K) {
-        return FunctionComparator(K, F, &Numbers).compare() == 0;
+        return sameSurroundings(*K, *F) &&
+               FunctionComparator(K, F, &Numbers).compare() == 0;
       });
       if (Same == Kept.end())
         Kept.push_back(F);
@@ -108,6 +128,8 @@ bool mergeOnce(Module &M) {
     }
   }
   for (auto [Copy, Kept] : Copies) {
+    if (Touched && Touched->erase(Copy))
+      Touched->insert(Kept);
     Copy->replaceAllUsesWith(Kept);
     Copy->eraseFromParent();
     ++NumMergedClones;
@@ -123,6 +145,9 @@ SmallSetVector<Function *, 2> spawningCallees(Function &F) {
     if (auto *Call = dyn_cast<CallBase>(&I))
       if (Function *Callee = Call->getCalledFunction();
           Callee && Callee != &F && !Callee->isDeclaration() &&
+          // The body here is the one that runs: no other object's
+          // definition of a weak function can replace it at link time.
+          !Callee->isInterposable() &&
           Callee->hasFnAttribute(SpawningFunctionAttr) &&
           Callee->getFunctionType() == F.getFunctionType() &&
           !isWeftClone(*Callee))
@@ -136,7 +161,8 @@ SmallSetVector<Function *, 2> spawningCallees(Function &F) {
 /// to itself for the other's reference to itself, so it compares \p F
 /// with a copy of \p Twin, whose calls still name \p Twin.
 bool sameAsTwin(Function &F, Function &Twin, GlobalNumberState &Numbers) {
-  if (StructuralHash(F) != StructuralHash(Twin))
+  if (personalityOf(F) != personalityOf(Twin) ||
+      StructuralHash(F) != StructuralHash(Twin))
     return false;
   ValueToValueMapTy Map;
   Function *Copy = CloneFunction(&Twin, Map);
@@ -147,10 +173,16 @@ bool sameAsTwin(Function &F, Function &Twin, GlobalNumberState &Numbers) {
 
 /// \p F's body becomes a call of \p Twin with F's own arguments.
 void forwardToTwin(Function &F, Function &Twin) {
-  // deleteBody makes F an external declaration: its linkage comes back.
+  // deleteBody makes F an external declaration without metadata: its
+  // linkage and its metadata (the debug info's subprogram, KCFI's and
+  // CFI's type ids, the profile's entry count) come back.
   GlobalValue::LinkageTypes Linkage = F.getLinkage();
+  SmallVector<std::pair<unsigned, MDNode *>, 4> Metadata;
+  F.getAllMetadata(Metadata);
   F.deleteBody();
   F.setLinkage(Linkage);
+  for (auto [Kind, Node] : Metadata)
+    F.addMetadata(Kind, *Node);
   F.removeFnAttr(SpawningFunctionAttr);
   BasicBlock *Entry = BasicBlock::Create(F.getContext(), "entry", &F);
   IRBuilder<> B(Entry);
@@ -197,9 +229,9 @@ bool mergeTwinSpawningFunctions(Module &M) {
   return !Forwarding.empty();
 }
 
-bool mergeIdenticalClones(Module &M) {
+bool mergeIdenticalClones(Module &M, SmallPtrSetImpl<Function *> *Touched) {
   bool Changed = false;
-  while (mergeOnce(M))
+  while (mergeOnce(M, Touched))
     Changed = true;
   return Changed;
 }

@@ -98,9 +98,11 @@ public:
 };
 
 /// Each slow clone, outlined loop body and spawn helper that is identical
-/// to another is replaced by it everywhere (MergeClones.cpp). Returns true
-/// if it merged any.
-bool mergeIdenticalClones(llvm::Module &M);
+/// to another is replaced by it everywhere (MergeClones.cpp); in
+/// \p Touched, if given, the one kept takes the place of a replaced one.
+/// Returns true if it merged any.
+bool mergeIdenticalClones(
+    llvm::Module &M, llvm::SmallPtrSetImpl<llvm::Function *> *Touched = nullptr);
 
 /// Each spawning function that does what a spawning function it calls
 /// does (its instructions are the callee's, with its calls of the callee
