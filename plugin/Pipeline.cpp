@@ -73,6 +73,10 @@ void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode) {
           MPM.addPass(LowerSpawnsPass());
           return true;
         }
+        if (Name == "weft-lower-spawns<twins>") {
+          MPM.addPass(LowerSpawnsPass(Analysis::None, /*ForwardTwins=*/true));
+          return true;
+        }
         if (Name == "weft-lower-spawns<workspan>") {
           MPM.addPass(LowerSpawnsPass(Analysis::WorkSpan));
           return true;
@@ -94,12 +98,14 @@ void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode) {
   if (!InPipelines)
     return;
   PB.registerPipelineStartEPCallback(
-      [Mode](ModulePassManager &MPM, OptimizationLevel) {
+      [Mode](ModulePassManager &MPM, OptimizationLevel Level) {
         // Before anything inlines the allocators' entry points into their
         // callers (analysis/RaceAllocators.cpp).
         if (Mode == Analysis::Race)
           MPM.addPass(RaceAllocatorsPass());
-        MPM.addPass(LowerSpawnsPass(Mode));
+        // Race reports name each access's function: no twin forwards there.
+        MPM.addPass(LowerSpawnsPass(
+            Mode, Level != OptimizationLevel::O0 && Mode != Analysis::Race));
         MPM.addPass(MainStackPass());
       });
   // Clang adds the sanitizers' passes at the same extension point, after

@@ -14,6 +14,7 @@ namespace weft {
 ///
 ///   weft-lower-spawns, weft-lower-spawns<workspan>,
 ///   weft-lower-spawns<race>              before coro-split
+///   weft-lower-spawns<twins>             twins forwarded first
 ///   weft-main-stack
 ///   weft-race-allocators                 library allocators' entries as
 ///                                        allocators (race mode only)

@@ -46,16 +46,14 @@
 
 #include "finish/PostSplit.h"
 #include "shared/Markers.h"
+#include "shared/TwinFunctions.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Statistic.h"
-#include "llvm/IR/DebugInfoMetadata.h"
-#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/StructuralHash.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/FunctionComparator.h"
 
 #define DEBUG_TYPE "weft-merge-clones"
@@ -83,16 +81,6 @@ bool isWeftClone(const Function &F) {
   StringRef Name = F.getName();
   return Name.ends_with(".resume") || Name.ends_with(".destroy") ||
          Name.ends_with(".cleanup");
-}
-
-/// The personality that \p F's landing pads answer to; null without any
-/// (a personality left on a function whose pads were all removed matters
-/// no more).
-const Constant *personalityOf(const Function &F) {
-  if (!F.hasPersonalityFn() ||
-      none_of(F, [](const BasicBlock &BB) { return BB.isEHPad(); }))
-    return nullptr;
-  return F.getPersonalityFn();
 }
 
 /// What FunctionComparator leaves out and a merge must still agree on: the
@@ -155,51 +143,6 @@ SmallSetVector<Function *, 2> spawningCallees(Function &F) {
   return Callees;
 }
 
-/// Whether \p F, as it stands, does what \p Twin does: the same
-/// instructions, where \p Twin's references to itself are \p F's
-/// references to \p Twin. FunctionComparator takes a function's reference
-/// to itself for the other's reference to itself, so it compares \p F
-/// with a copy of \p Twin, whose calls still name \p Twin.
-bool sameAsTwin(Function &F, Function &Twin, GlobalNumberState &Numbers) {
-  if (personalityOf(F) != personalityOf(Twin) ||
-      StructuralHash(F) != StructuralHash(Twin))
-    return false;
-  ValueToValueMapTy Map;
-  Function *Copy = CloneFunction(&Twin, Map);
-  bool Same = FunctionComparator(&F, Copy, &Numbers).compare() == 0;
-  Copy->eraseFromParent();
-  return Same;
-}
-
-/// \p F's body becomes a call of \p Twin with F's own arguments.
-void forwardToTwin(Function &F, Function &Twin) {
-  // deleteBody makes F an external declaration without metadata: its
-  // linkage and its metadata (the debug info's subprogram, KCFI's and
-  // CFI's type ids, the profile's entry count) come back.
-  GlobalValue::LinkageTypes Linkage = F.getLinkage();
-  SmallVector<std::pair<unsigned, MDNode *>, 4> Metadata;
-  F.getAllMetadata(Metadata);
-  F.deleteBody();
-  F.setLinkage(Linkage);
-  for (auto [Kind, Node] : Metadata)
-    F.addMetadata(Kind, *Node);
-  F.removeFnAttr(SpawningFunctionAttr);
-  BasicBlock *Entry = BasicBlock::Create(F.getContext(), "entry", &F);
-  IRBuilder<> B(Entry);
-  SmallVector<Value *, 8> Args(llvm::make_pointer_range(F.args()));
-  CallInst *Call = B.CreateCall(&Twin, Args);
-  Call->setCallingConv(Twin.getCallingConv());
-  // The parameters' ABI attributes (zeroext on a bool) hold at the call.
-  Call->setAttributes(Twin.getAttributes().removeFnAttributes(F.getContext()));
-  Call->setTailCall();
-  if (DISubprogram *SP = F.getSubprogram())
-    Call->setDebugLoc(DILocation::get(F.getContext(), SP->getLine(), 0, SP));
-  if (F.getReturnType()->isVoidTy())
-    B.CreateRetVoid();
-  else
-    B.CreateRet(Call);
-}
-
 } // namespace
 
 bool mergeTwinSpawningFunctions(Module &M) {
@@ -210,7 +153,7 @@ bool mergeTwinSpawningFunctions(Module &M) {
         isWeftClone(F))
       continue;
     for (Function *Callee : spawningCallees(F))
-      if (sameAsTwin(F, *Callee, Numbers)) {
+      if (isTwinOf(F, *Callee, Numbers, /*NounwindInvokesAsCalls=*/false)) {
         Twins.push_back({&F, Callee});
         break;
       }

@@ -81,6 +81,7 @@
 #include "shared/Markers.h"
 #include "lower/parallel_for/ParallelFor.h"
 #include "shared/SourceErrors.h"
+#include "shared/TwinFunctions.h"
 #include "lower/SpawnLowering.h"
 #include "analysis/RaceScopeEnds.h"
 #include "analysis/WorkSpan.h"
@@ -97,6 +98,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Transforms/Utils/FunctionComparator.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -105,6 +107,9 @@
 #include <optional>
 
 #define DEBUG_TYPE "weft-lower-spawns"
+
+STATISTIC(NumEarlyTwins,
+          "Spawning functions made calls of their twins before lowering");
 
 using namespace llvm;
 using weft::reportUnsupported;
@@ -300,12 +305,71 @@ bool unprefixAsmLabels(Module &M) {
   return !Labelled.empty();
 }
 
+/// The functions that spawn, as the front end left them: those with a
+/// spawn mark.
+SmallVector<Function *, 16> markedSpawningFunctions(Module &M) {
+  SmallVector<Function *, 16> Spawning;
+  for (StringRef Name : {weft::SpawnMarkerName, weft::ObjectMarkerName})
+    if (Function *Marker = M.getFunction(Name))
+      for (User *U : Marker->users())
+        if (auto *CB = dyn_cast<CallBase>(U);
+            CB && !is_contained(Spawning, CB->getFunction()))
+          Spawning.push_back(CB->getFunction());
+  return Spawning;
+}
+
+/// Before anything is lowered or optimised, each spawning function that is
+/// the twin of a spawning function it calls or spawns (shared/
+/// TwinFunctions.h; parlaylib's parallel_for<L> of parallel_for<L&>)
+/// becomes a call of it: no longer a spawning function, it is inlined into
+/// its callers as the serial elision's instance is, and nothing of it is
+/// split, optimised or compiled twice. Each forwards only to a twin that
+/// keeps its body, so no forwarding closes a cycle.
+bool forwardEarlyTwins(Module &M) {
+  SmallVector<Function *, 16> Spawning = markedSpawningFunctions(M);
+  SmallPtrSet<Function *, 16> IsSpawning(Spawning.begin(), Spawning.end());
+  GlobalNumberState Numbers;
+  SmallVector<std::pair<Function *, Function *>, 8> Twins;
+  for (Function *F : Spawning) {
+    SmallPtrSet<Function *, 4> Tried;
+    for (Instruction &I : instructions(*F)) {
+      // A spawned call's callee is the spawn mark's first operand.
+      auto *Call = dyn_cast<CallBase>(&I);
+      Function *Callee = nullptr;
+      if (Call && Call->getCalledFunction() &&
+          Call->getCalledFunction()->getName() == weft::SpawnMarkerName)
+        Callee = dyn_cast<Function>(Call->getArgOperand(0)->stripPointerCasts());
+      else if (Call)
+        Callee = Call->getCalledFunction();
+      if (!Callee || Callee == F || !IsSpawning.contains(Callee) ||
+          Callee->isInterposable() || !Tried.insert(Callee).second)
+        continue;
+      if (weft::isTwinOf(*F, *Callee, Numbers, /*NounwindInvokesAsCalls=*/true)) {
+        Twins.push_back({F, Callee});
+        break;
+      }
+    }
+  }
+  SmallPtrSet<Function *, 8> Forwarding;
+  for (auto [F, Twin] : Twins) {
+    if (Forwarding.contains(Twin))
+      continue;
+    weft::forwardToTwin(*F, *Twin);
+    Forwarding.insert(F);
+    ++NumEarlyTwins;
+  }
+  return !Forwarding.empty();
+}
+
 } // namespace
 
 namespace weft {
 
 PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
   bool Renamed = unprefixAsmLabels(M);
+  // Before the parallel loops are outlined, which would give each twin a
+  // loop body of its own.
+  bool Forwarded = ForwardTwins && forwardEarlyTwins(M);
   // First, so that a parallel loop whose body spawns becomes a spawning
   // function of its own (ParallelFor.cpp).
   bool Outlined = outlineParallelLoops(M);
@@ -317,7 +381,7 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
   Function *SyncMarker = M.getFunction(SyncMarkerName);
   bool HidTLS = hideThreadLocalAddresses(M);
   if (!SpawnMarker && !ObjectMarker && !SyncMarker)
-    return HidTLS || Outlined || Renamed || Reporting
+    return HidTLS || Outlined || Renamed || Reporting || Forwarded
                ? PreservedAnalyses::none()
                : PreservedAnalyses::all();
 

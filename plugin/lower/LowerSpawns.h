@@ -22,13 +22,20 @@ public:
   /// With \p Mode WorkSpan or Race, the lowering also emits the calls of
   /// the work/span analysis or the race detector (analysis/WorkSpan.h); opt
   /// spells them weft-lower-spawns<workspan> and weft-lower-spawns<race>.
-  explicit LowerSpawnsPass(Analysis Mode = Analysis::None) : Mode(Mode) {}
+  /// With \p ForwardTwins (the pipelines at -O1 and above, outside race
+  /// mode; opt's weft-lower-spawns<twins>), it first makes each spawning
+  /// function that is its spawning callee's twin a call of it
+  /// (shared/TwinFunctions.h).
+  explicit LowerSpawnsPass(Analysis Mode = Analysis::None,
+                           bool ForwardTwins = false)
+      : Mode(Mode), ForwardTwins(ForwardTwins) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   // Spawning functions must be lowered at -O0 too (optnone functions).
   static bool isRequired() { return true; }
 
 private:
   Analysis Mode;
+  bool ForwardTwins;
 };
 
 } // namespace weft
