@@ -73,6 +73,16 @@
 // coroutine rules allow. The victim, still inside the spawned call, touches
 // only the call's result slot and then the runtime before it suspends.
 //
+// Before any of this (at -O1 and above, outside race mode), a spawning
+// function that does what a function it spawns does becomes a call of it
+// (shared/TwinFunctions.h): parlaylib's parallel_for<L> of
+// parallel_for<L&>. It then spawns nothing, is not lowered, and its callers
+// inline it:
+//
+//   define void @pf_L(...) {               define void @pf_L(...) {
+//     ... spawn @pf_Lref(lo, mid)    ==>     tail call void @pf_Lref(...)
+//     @pf_Lref(mid, hi); sync                ret void
+//
 //===----------------------------------------------------------------------===//
 
 #include "lower/LowerSpawns.h"
