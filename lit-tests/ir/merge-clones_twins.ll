@@ -7,8 +7,9 @@
 ; attributes and its metadata (a KCFI type id). Two spawning functions that
 ; call each other rather than themselves are no twins in this sense, and so
 ; are a callee that differs, a weak callee (another object's definition may
-; be the one that runs), a callee of another personality, and a program's
-; own function without the spawning attribute: they keep their bodies.
+; be the one that runs), a callee of another personality, variadic twins
+; (a call could not pass the variadic arguments on), and a program's own
+; function without the spawning attribute: they keep their bodies.
 ;
 ; RUN: %opt-weft -passes=weft-merge-clones -S %s | FileCheck %s
 
@@ -127,6 +128,20 @@ pad:
 }
 declare i32 @__gcc_personality_v0(...)
 declare i32 @__gxx_personality_v0(...)
+
+; Variadic twins: a call could not pass the variadic arguments on.
+; CHECK-LABEL: define void @va_outer(
+; CHECK-NEXT:    call void @work(i64 %x)
+define void @va_outer(i64 %x, ...) #0 {
+  call void @work(i64 %x)
+  call void (i64, ...) @va_inner(i64 %x)
+  ret void
+}
+define void @va_inner(i64 %x, ...) #0 {
+  call void @work(i64 %x)
+  call void (i64, ...) @va_inner(i64 %x)
+  ret void
+}
 
 ; The program's own: no spawning attribute, no forwarding.
 ; CHECK-LABEL: define void @mine(

@@ -66,6 +66,18 @@ void canonicalize(Function &F) {
     MergeBlockIntoPredecessor(&BB);
 }
 
+/// Whether a call can pass on all of \p F's arguments as they came: not
+/// with variadic ones, nor with those a call's own stack frame carries.
+bool canForward(const Function &F) {
+  if (F.isVarArg())
+    return false;
+  for (const Argument &Arg : F.args())
+    if (Arg.hasInAllocaAttr() || Arg.hasPreallocatedAttr() ||
+        Arg.hasSwiftErrorAttr())
+      return false;
+  return true;
+}
+
 } // namespace
 
 const Constant *personalityOf(const Function &F) {
@@ -77,7 +89,7 @@ const Constant *personalityOf(const Function &F) {
 
 bool isTwinOf(Function &F, Function &Twin, GlobalNumberState &Numbers,
               bool NounwindInvokesAsCalls) {
-  if (F.getFunctionType() != Twin.getFunctionType())
+  if (F.getFunctionType() != Twin.getFunctionType() || !canForward(F))
     return false;
   if (!NounwindInvokesAsCalls &&
       (personalityOf(F) != personalityOf(Twin) ||
