@@ -133,9 +133,6 @@ SmallSetVector<Function *, 2> spawningCallees(Function &F) {
     if (auto *Call = dyn_cast<CallBase>(&I))
       if (Function *Callee = Call->getCalledFunction();
           Callee && Callee != &F && !Callee->isDeclaration() &&
-          // The body here is the one that runs: no other object's
-          // definition of a weak function can replace it at link time.
-          !Callee->isInterposable() &&
           Callee->hasFnAttribute(SpawningFunctionAttr) &&
           Callee->getFunctionType() == F.getFunctionType() &&
           !isWeftClone(*Callee))
@@ -158,18 +155,9 @@ bool mergeTwinSpawningFunctions(Module &M) {
         break;
       }
   }
-  // Each forwards only to a twin that still has its body: the forwarding
-  // then never closes a cycle (A to B and B to A, identical, would call
-  // each other for ever).
-  SmallPtrSet<Function *, 8> Forwarding;
-  for (auto [F, Twin] : Twins) {
-    if (Forwarding.contains(Twin))
-      continue;
-    forwardToTwin(*F, *Twin);
-    Forwarding.insert(F);
-    ++NumForwardedTwins;
-  }
-  return !Forwarding.empty();
+  unsigned Forwarded = forwardToTwins(Twins);
+  NumForwardedTwins += Forwarded;
+  return Forwarded != 0;
 }
 
 bool mergeIdenticalClones(Module &M, SmallPtrSetImpl<Function *> *Touched) {

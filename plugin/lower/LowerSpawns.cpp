@@ -315,17 +315,18 @@ bool unprefixAsmLabels(Module &M) {
   return !Labelled.empty();
 }
 
-/// The functions that spawn, as the front end left them: those with a
-/// spawn mark.
-SmallVector<Function *, 16> markedSpawningFunctions(Module &M) {
-  SmallVector<Function *, 16> Spawning;
-  for (StringRef Name : {weft::SpawnMarkerName, weft::ObjectMarkerName})
-    if (Function *Marker = M.getFunction(Name))
+/// The functions that call any of \p Markers (null ones left out), each
+/// once, in the order of the markers' uses.
+SmallVector<Function *, 16>
+functionsCalling(std::initializer_list<Function *> Markers) {
+  SmallVector<Function *, 16> Callers;
+  for (Function *Marker : Markers)
+    if (Marker)
       for (User *U : Marker->users())
         if (auto *CB = dyn_cast<CallBase>(U);
-            CB && !is_contained(Spawning, CB->getFunction()))
-          Spawning.push_back(CB->getFunction());
-  return Spawning;
+            CB && !is_contained(Callers, CB->getFunction()))
+          Callers.push_back(CB->getFunction());
+  return Callers;
 }
 
 /// Before anything is lowered or optimised, each spawning function that is
@@ -336,7 +337,10 @@ SmallVector<Function *, 16> markedSpawningFunctions(Module &M) {
 /// split, optimised or compiled twice. Each forwards only to a twin that
 /// keeps its body, so no forwarding closes a cycle.
 bool forwardEarlyTwins(Module &M) {
-  SmallVector<Function *, 16> Spawning = markedSpawningFunctions(M);
+  // The functions that spawn, as the front end left them.
+  SmallVector<Function *, 16> Spawning =
+      functionsCalling({M.getFunction(weft::SpawnMarkerName),
+                        M.getFunction(weft::ObjectMarkerName)});
   SmallPtrSet<Function *, 16> IsSpawning(Spawning.begin(), Spawning.end());
   GlobalNumberState Numbers;
   SmallVector<std::pair<Function *, Function *>, 8> Twins;
@@ -352,7 +356,7 @@ bool forwardEarlyTwins(Module &M) {
       else if (Call)
         Callee = Call->getCalledFunction();
       if (!Callee || Callee == F || !IsSpawning.contains(Callee) ||
-          Callee->isInterposable() || !Tried.insert(Callee).second)
+          !Tried.insert(Callee).second)
         continue;
       if (weft::isTwinOf(*F, *Callee, Numbers, /*NounwindInvokesAsCalls=*/true)) {
         Twins.push_back({F, Callee});
@@ -360,15 +364,9 @@ bool forwardEarlyTwins(Module &M) {
       }
     }
   }
-  SmallPtrSet<Function *, 8> Forwarding;
-  for (auto [F, Twin] : Twins) {
-    if (Forwarding.contains(Twin))
-      continue;
-    weft::forwardToTwin(*F, *Twin);
-    Forwarding.insert(F);
-    ++NumEarlyTwins;
-  }
-  return !Forwarding.empty();
+  unsigned Forwarded = weft::forwardToTwins(Twins);
+  NumEarlyTwins += Forwarded;
+  return Forwarded != 0;
 }
 
 } // namespace
@@ -395,13 +393,8 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
                ? PreservedAnalyses::none()
                : PreservedAnalyses::all();
 
-  SmallVector<Function *, 16> Worklist;
-  for (Function *Marker : {SpawnMarker, ObjectMarker, SyncMarker})
-    if (Marker)
-      for (User *U : Marker->users())
-        if (auto *CB = dyn_cast<CallBase>(U))
-          if (!is_contained(Worklist, CB->getFunction()))
-            Worklist.push_back(CB->getFunction());
+  SmallVector<Function *, 16> Worklist =
+      functionsCalling({SpawnMarker, ObjectMarker, SyncMarker});
 
   RuntimeDecls RT(M);
   std::optional<WorkSpanHooks> Hooks;

@@ -3,6 +3,7 @@
 #include "shared/TwinFunctions.h"
 #include "shared/Markers.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -89,7 +90,8 @@ const Constant *personalityOf(const Function &F) {
 
 bool isTwinOf(Function &F, Function &Twin, GlobalNumberState &Numbers,
               bool NounwindInvokesAsCalls) {
-  if (F.getFunctionType() != Twin.getFunctionType() || !canForward(F))
+  if (F.getFunctionType() != Twin.getFunctionType() || !canForward(F) ||
+      Twin.isInterposable())
     return false;
   if (!NounwindInvokesAsCalls &&
       (personalityOf(F) != personalityOf(Twin) ||
@@ -118,7 +120,8 @@ bool isTwinOf(Function &F, Function &Twin, GlobalNumberState &Numbers,
   return Same;
 }
 
-void forwardToTwin(Function &F, Function &Twin) {
+/// \p F's body becomes a tail call of \p Twin with F's own arguments.
+static void forwardToTwin(Function &F, Function &Twin) {
   // deleteBody makes F an external declaration without metadata: its
   // linkage and its metadata (the debug info's subprogram, KCFI's and
   // CFI's type ids, the profile's entry count) come back.
@@ -144,6 +147,20 @@ void forwardToTwin(Function &F, Function &Twin) {
     B.CreateRetVoid();
   else
     B.CreateRet(Call);
+}
+
+unsigned forwardToTwins(ArrayRef<std::pair<Function *, Function *>> Twins) {
+  // Each forwards only to a twin that still has its body: the forwarding
+  // then never closes a cycle (A to B and B to A, identical, would call
+  // each other for ever).
+  SmallPtrSet<Function *, 8> Forwarding;
+  for (auto [F, Twin] : Twins) {
+    if (Forwarding.contains(Twin))
+      continue;
+    forwardToTwin(*F, *Twin);
+    Forwarding.insert(F);
+  }
+  return Forwarding.size();
 }
 
 } // namespace weft

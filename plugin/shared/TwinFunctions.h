@@ -23,7 +23,8 @@ namespace weft {
 
 /// Whether \p F does what \p Twin does: the same instructions, where
 /// \p Twin's references to itself are \p F's references to \p Twin, with the
-/// same personality wherever a landing pad is left. With
+/// same personality wherever a landing pad is left; never when \p Twin is
+/// weak (another object's definition of it may be the one that runs). With
 /// \p NounwindInvokesAsCalls, an invoke of a function known not to unwind
 /// counts as a call, and the landing pads only such invokes reached do not
 /// count: Clang emits a call to a function it has already found nounwind,
@@ -32,9 +33,14 @@ namespace weft {
 bool isTwinOf(llvm::Function &F, llvm::Function &Twin,
               llvm::GlobalNumberState &Numbers, bool NounwindInvokesAsCalls);
 
-/// \p F's body becomes a tail call of \p Twin with F's own arguments; F
-/// keeps its linkage, attributes (but "weft-spawning") and metadata.
-void forwardToTwin(llvm::Function &F, llvm::Function &Twin);
+/// Each function of \p Twins (pairs of a function and its twin, as
+/// isTwinOf found them) becomes a tail call of its twin with its own
+/// arguments, keeping its linkage, attributes (but "weft-spawning") and
+/// metadata; a pair whose twin already forwards is skipped, so that no
+/// forwarding closes a cycle. Returns how many forward.
+unsigned
+forwardToTwins(llvm::ArrayRef<std::pair<llvm::Function *, llvm::Function *>>
+                   Twins);
 
 /// The personality that \p F's landing pads answer to; null without any.
 const llvm::Constant *personalityOf(const llvm::Function &F);
