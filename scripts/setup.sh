@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build make g++ python3 pkg-config
   clang-19 llvm-19-dev libclang-19-dev llvm-19-tools libclang-rt-19-dev
-  clang-22 llvm-22-dev libclang-22-dev llvm-22-tools  # the second LLVM tested
+  clang-22 llvm-22-dev libclang-22-dev llvm-22-tools libclang-rt-22-dev  # the second LLVM tested
   libboost-context-dev libgtest-dev
   libtbb-dev libomp-19-dev gnuplot-nox   # benchmark peers and plots
   libopenmpi-dev openmpi-bin             # examples/mpi and its tests

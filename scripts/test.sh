@@ -7,7 +7,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+
+# Stops in one line if a sanitizer runtime the suites link is missing (a
+# half-installed machine), instead of dozens of link failures later.
+check_sanitizer_runtimes() { # check_sanitizer_runtimes VERSION
+  local clang=/usr/lib/llvm-$1/bin/clang++ tmp sanitizer
+  tmp=$(mktemp -d)
+  echo 'int main() { return 0; }' > "$tmp/t.cpp"
+  for sanitizer in address undefined thread leak; do
+    if ! "$clang" -fsanitize=$sanitizer "$tmp/t.cpp" -o "$tmp/t" 2>/dev/null; then
+      rm -rf "$tmp"
+      echo "test: clang-$1 cannot link -fsanitize=$sanitizer: install libclang-rt-$1-dev (scripts/setup.sh installs it)" >&2
+      exit 1
+    fi
+  done
+  rm -rf "$tmp"
+}
+
 for version in 19 22; do
+  check_sanitizer_runtimes "$version"
   dir=build
   [ "$version" = 19 ] || dir=build-llvm$version
   echo "== LLVM $version ($dir)"
