@@ -40,7 +40,8 @@ if ! command -v mmdebstrap >/dev/null; then
 fi
 
 [ -n "$dir" ] || dir=$(mktemp -d /var/tmp/weft-fresh.XXXXXX)
-root=$dir/root
+mkdir -p "$dir"
+root=$(cd "$dir" && pwd)/root
 mounted=()
 cleanup() {
   local m
