@@ -142,8 +142,9 @@ def cpu_flags():
     return set()
 
 
-if "avx2" in cpu_flags():
-    config.available_features.add("avx2")
+for flag in ("avx2", "avx512f"):
+    if flag in cpu_flags():
+        config.available_features.add(flag)
 
 
 def mpi_missing():

@@ -7,7 +7,7 @@
 ;
 ; RUN: %opt-weft -passes=weft-frame-to-stack -S %s | FileCheck %s
 
-declare ptr @__weft_frame_alloc(i64)
+declare ptr @__weft_frame_alloc(i64, i64)
 declare void @__weft_frame_free(ptr)
 declare i64 @__weft_push(ptr)
 declare i64 @child(i64)
@@ -40,7 +40,7 @@ declare void @f.destroy(ptr)
 ; CHECK-NEXT:  }
 define i64 @f(i64 %n) {
 entry:
-  %mem = call ptr @__weft_frame_alloc(i64 48)
+  %mem = call ptr @__weft_frame_alloc(i64 48, i64 16)
   %destroy.addr = getelementptr inbounds i8, ptr %mem, i64 8
   %hdr = getelementptr inbounds i8, ptr %mem, i64 16
   %spill = getelementptr inbounds i8, ptr %mem, i64 40
@@ -65,3 +65,30 @@ exit:
 }
 
 !0 = !{}
+
+; A frame that coro-split laid out for 64-byte alignment (a value kept in it
+; is over-aligned) gets an alloca aligned as much, so that the stack is
+; realigned; one aligned less still gets the promise's 16.
+; CHECK-LABEL: define void @wide()
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %weft.frame.mem = alloca [192 x i8], align 64
+; CHECK-LABEL: define void @narrow()
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %weft.frame.mem = alloca [40 x i8], align 16
+define void @wide() {
+entry:
+  %mem = call ptr @__weft_frame_alloc(i64 192, i64 64)
+  %v = getelementptr inbounds i8, ptr %mem, i64 64
+  store <8 x double> zeroinitializer, ptr %v, align 64
+  call void @__weft_frame_free(ptr %mem)
+  ret void
+}
+
+define void @narrow() {
+entry:
+  %mem = call ptr @__weft_frame_alloc(i64 40, i64 8)
+  %v = getelementptr inbounds i8, ptr %mem, i64 32
+  store i64 0, ptr %v, align 8
+  call void @__weft_frame_free(ptr %mem)
+  ret void
+}

@@ -5,9 +5,9 @@
 ; RUN: %opt-weft -passes=weft-frame-to-stack -S %s -o - | FileCheck %s
 ; RUN: not %opt-weft -passes=weft-frame-to-stack -disable-output \
 ; RUN:   %S/Inputs/frame-to-stack_non_constant_size.ll 2>&1 | FileCheck %s --check-prefix=ERR
-; ERR: error: {{.*}}weft: internal error: a coroutine frame of non-constant size after coro-split
+; ERR: error: {{.*}}weft: internal error: a coroutine frame of non-constant size or alignment after coro-split
 
-declare ptr @__weft_frame_alloc(i64)
+declare ptr @__weft_frame_alloc(i64, i64)
 declare void @__weft_frame_free(ptr)
 declare void @use(ptr)
 
@@ -16,7 +16,7 @@ declare void @use(ptr)
 ; CHECK-NOT: __weft_frame_alloc
 ; CHECK-NOT: __weft_frame_free
 define void @constant() {
-  %mem = call ptr @__weft_frame_alloc(i64 48)
+  %mem = call ptr @__weft_frame_alloc(i64 48, i64 16)
   call void @use(ptr %mem)
   call void @__weft_frame_free(ptr %mem)
   ret void

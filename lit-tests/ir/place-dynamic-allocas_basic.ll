@@ -7,7 +7,7 @@
 ;
 ; RUN: %opt-weft -passes=weft-place-dynamic-allocas -S %s | FileCheck %s
 
-declare ptr @__weft_frame_alloc(i64)
+declare ptr @__weft_frame_alloc(i64, i64)
 declare ptr @__weft_dynamic_alloca(ptr, i64, i64)
 declare ptr @__weft_stack_save()
 declare void @__weft_stack_restore(ptr)
@@ -62,10 +62,10 @@ define void @g.resume(ptr %frame, ptr %arena, i64 %bytes) {
 
 ; A fast clone whose frame is still the allocation call.
 ; CHECK-LABEL: define void @h(i64 %bytes)
-; CHECK-NEXT:    %frame = call ptr @__weft_frame_alloc(i64 64)
+; CHECK-NEXT:    %frame = call ptr @__weft_frame_alloc(i64 64, i64 16)
 ; CHECK:         %a = alloca i8, i64 %bytes, align 16
 define void @h(i64 %bytes) {
-  %frame = call ptr @__weft_frame_alloc(i64 64)
+  %frame = call ptr @__weft_frame_alloc(i64 64, i64 16)
   %arena = getelementptr inbounds i8, ptr %frame, i64 56
   %a = call ptr @__weft_dynamic_alloca(ptr %arena, i64 %bytes, i64 16)
   call void @use(ptr %a)

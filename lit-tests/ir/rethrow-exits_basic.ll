@@ -6,7 +6,7 @@
 ;
 ; RUN: %opt-weft -passes=weft-rethrow-exits -S %s | FileCheck %s
 
-declare ptr @__weft_frame_alloc(i64)
+declare ptr @__weft_frame_alloc(i64, i64)
 declare void @__weft_rethrow(ptr)
 declare void @__weft_rethrow_after_sync(ptr)
 declare i64 @child(i64)
@@ -75,7 +75,7 @@ exit:
 ; CHECK-NEXT:    unreachable
 define i64 @two_returns(i64 %n) personality ptr @__gxx_personality_v0 {
 entry:
-  %mem = call ptr @__weft_frame_alloc(i64 64)
+  %mem = call ptr @__weft_frame_alloc(i64 64, i64 16)
   %r = invoke i64 @child(i64 %n)
           to label %cont unwind label %lpad
 

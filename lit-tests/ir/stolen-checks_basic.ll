@@ -6,7 +6,7 @@
 ;
 ; RUN: %opt-weft -passes=weft-stolen-checks -S %s | FileCheck %s
 
-declare ptr @__weft_frame_alloc(i64)
+declare ptr @__weft_frame_alloc(i64, i64)
 declare i1 @__weft_is_stolen(ptr) memory(argmem: read)
 declare i1 @__weft_sync_slow(ptr)
 declare void @use(i1)
@@ -21,7 +21,7 @@ declare void @use(i1)
 ; CHECK-NEXT:    ret void
 define void @fast(i1 %c) {
 entry:
-  %mem = call ptr @__weft_frame_alloc(i64 112)
+  %mem = call ptr @__weft_frame_alloc(i64 112, i64 16)
   %hdr = getelementptr inbounds i8, ptr %mem, i64 16
   %is.stolen = call i1 @__weft_is_stolen(ptr %hdr)
   br i1 %is.stolen, label %wait, label %done

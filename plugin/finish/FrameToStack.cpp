@@ -1,10 +1,12 @@
 //===- FrameToStack.cpp - Put each fast clone's frame in its stack frame --===//
 //
 // LowerSpawns allocates every coroutine frame with
-//   %mem = call ptr @__weft_frame_alloc(i64 %size)   ; coro.size
+//   %mem = call ptr @__weft_frame_alloc(i64 %size, i64 %align) ; coro.size,
+//                                                               ; coro.align
 // because coro-split rejects dynamic allocas and the size is unknown until
-// it runs. After the split the size is a constant, and this pass rewrites
-//   %mem = call ptr @__weft_frame_alloc(i64 48)  ==>  %mem = alloca [48 x i8]
+// it runs. After the split both are constants, and this pass rewrites
+//   %mem = call ptr @__weft_frame_alloc(i64 96, i64 32)
+//                                       ==>  %mem = alloca [96 x i8], align 32
 //   call void @__weft_frame_free(ptr %mem)       ==>  (nothing)
 // with the alloca in the entry block of whatever function now holds the
 // call (the fast clone, or a caller it was inlined into). That is safe
@@ -14,7 +16,11 @@
 // __weft_frame_alloc and __weft_frame_free are placeholders: no runtime
 // defines them. coro-split's switch lowering always leaves a constant size
 // (the frame is one struct type), so every allocation becomes an alloca;
-// one left with another size would mean the pipeline broke that, and is
+// its alignment is the frame's, or FrameMemoryAlign if that is more (the
+// promise's), so that a value the frame builder laid out at a 32- or
+// 64-byte boundary (a __m256 kept across a spawn) is at one. A function
+// whose frame is aligned more than the stack realigns its stack, as for
+// any over-aligned local. One left with another size would mean the pipeline broke that, and is
 // reported as an internal error rather than left as an undefined
 // reference for the link to find.
 //
@@ -44,14 +50,14 @@ STATISTIC(NumFramesOnStack, "Spawning-function frames moved to the stack");
 
 namespace weft {
 
-/// A frame allocation whose size coro-split did not make a constant (see
-/// the top of this file): no runtime could serve it.
+/// A frame allocation whose size or alignment coro-split did not make a
+/// constant (see the top of this file): no runtime could serve it.
 void reportDynamicFrame(CallInst &Alloc) {
   Function &F = *Alloc.getFunction();
   F.getContext().diagnose(DiagnosticInfoUnsupported(
       F,
-      "weft: internal error: a coroutine frame of non-constant size after "
-      "coro-split",
+      "weft: internal error: a coroutine frame of non-constant size or "
+      "alignment after coro-split",
       Alloc.getDebugLoc(), DS_Error));
 }
 
@@ -67,7 +73,8 @@ bool placeFramesOnStack(Module &M, SmallPtrSetImpl<Function *> &FastClones) {
     if (auto *CI = dyn_cast<CallInst>(U);
         CI && CI->getCalledFunction() == Alloc) {
       FastClones.insert(CI->getFunction());
-      if (isa<ConstantInt>(CI->getArgOperand(0)))
+      if (isa<ConstantInt>(CI->getArgOperand(0)) &&
+          isa<ConstantInt>(CI->getArgOperand(1)))
         Allocs.push_back(CI);
       else
         reportDynamicFrame(*CI);
@@ -82,7 +89,9 @@ bool placeFramesOnStack(Module &M, SmallPtrSetImpl<Function *> &FastClones) {
     AllocaInst *Slot = B.CreateAlloca(
         ArrayType::get(B.getInt8Ty(), Bytes ? Bytes : 1), nullptr,
         FrameSlotName);
-    Slot->setAlignment(Align(FrameMemoryAlign));
+    uint64_t FrameAlign =
+        cast<ConstantInt>(CI->getArgOperand(1))->getZExtValue();
+    Slot->setAlignment(std::max(Align(FrameMemoryAlign), Align(FrameAlign)));
     CI->replaceAllUsesWith(Slot);
     Holders.insert(CI->getFunction());
     CI->eraseFromParent();

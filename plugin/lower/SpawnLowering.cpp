@@ -48,7 +48,8 @@ RuntimeDecls::RuntimeDecls(Module &M) {
   SpawnStolen = getRuntimeFunction(M, RuntimeFn::SpawnStolen);
   SyncSlow = getRuntimeFunction(M, RuntimeFn::SyncSlow);
   FrameComplete = getRuntimeFunction(M, RuntimeFn::FrameComplete);
-  FrameAlloc = M.getOrInsertFunction(FrameAllocName, Ptr, Type::getInt64Ty(C));
+  FrameAlloc = M.getOrInsertFunction(FrameAllocName, Ptr, Type::getInt64Ty(C),
+                                     Type::getInt64Ty(C));
   FrameFree = M.getOrInsertFunction(FrameFreeName, Void, Ptr);
   IsStolen = M.getOrInsertFunction(IsStolenName, Bool, Ptr);
   if (auto *Decl = dyn_cast<Function>(IsStolen.getCallee())) {
@@ -70,6 +71,8 @@ RuntimeDecls::RuntimeDecls(Module &M) {
   CoroId = compat::intrinsicDeclaration(&M, Intrinsic::coro_id);
   CoroSize = compat::intrinsicDeclaration(&M, Intrinsic::coro_size,
                                           {Type::getInt64Ty(C)});
+  CoroAlign = compat::intrinsicDeclaration(&M, Intrinsic::coro_align,
+                                           {Type::getInt64Ty(C)});
   CoroBegin = compat::intrinsicDeclaration(&M, Intrinsic::coro_begin);
   CoroSave = compat::intrinsicDeclaration(&M, Intrinsic::coro_save);
   CoroSuspend = compat::intrinsicDeclaration(&M, Intrinsic::coro_suspend);
@@ -160,15 +163,51 @@ Value *SpawnLowering::loadStolen(IRBuilder<> &B) {
   return B.CreateCall(RT.IsStolen, {Frame}, "is.stolen");
 }
 
+/// The slow clone leaves F's result in the promise for the parked fast
+/// clone to return. The promise is only WEFT_FRAME_PROMISE_ALIGN-aligned
+/// (the runtime finds the handle at a fixed distance before it), so a
+/// result type aligned more (a 32-byte vector, an alignas(64) struct
+/// returned in registers) is kept as bytes at an offset that alignment
+/// allows, and moved with loads and stores that assume no more.
+void SpawnLowering::addResultField(const DataLayout &DL,
+                                   SmallVectorImpl<Type *> &Fields) {
+  Align Natural = DL.getABITypeAlign(RetTy);
+  ResultField = Fields.size();
+  ResultAlign = std::min(Natural, Align(WEFT_FRAME_PROMISE_ALIGN));
+  if (Natural == ResultAlign) {
+    Fields.push_back(RetTy);
+    return;
+  }
+  Type *Byte = Type::getInt8Ty(F.getContext());
+  uint64_t Pad = alignTo(WEFT_FRAME_SIZE, ResultAlign) - WEFT_FRAME_SIZE;
+  if (Pad) {
+    Fields.push_back(ArrayType::get(Byte, Pad));
+    ++ResultField;
+  }
+  Fields.push_back(ArrayType::get(Byte, DL.getTypeAllocSize(RetTy)));
+}
+
+Value *SpawnLowering::loadResult(IRBuilder<> &B) {
+  return B.CreateAlignedLoad(
+      RetTy, B.CreateStructGEP(FrameTy, Frame, ResultField, "result.addr"),
+      ResultAlign, "result");
+}
+
+void SpawnLowering::storeResult(IRBuilder<> &B, Value *Result) {
+  B.CreateAlignedStore(
+      Result, B.CreateStructGEP(FrameTy, Frame, ResultField, "result.addr"),
+      ResultAlign);
+}
+
 void SpawnLowering::emitPrologue() {
   LLVMContext &C = F.getContext();
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
 
   auto *HeaderTy = ArrayType::get(B.getInt64Ty(), WEFT_FRAME_SIZE / 8);
-  SmallVector<Type *, 2> Fields = {HeaderTy};
+  SmallVector<Type *, 3> Fields = {HeaderTy};
   if (!RetTy->isVoidTy())
-    Fields.push_back(RetTy);
+    addResultField(F.getDataLayout(), Fields);
   bool NeedsArena = hasDynamicAllocas();
   if (NeedsArena)
     Fields.push_back(B.getPtrTy());
@@ -183,12 +222,16 @@ void SpawnLowering::emitPrologue() {
   Value *Id =
       B.CreateCall(RT.CoroId, {B.getInt32(FrameMemoryAlign), Frame, Null, Null},
                    "weft.id");
-  Value *Size = B.CreateCall(RT.CoroSize, {}, "weft.size");
   // The coroutine frame belongs in the fast clone's stack frame (see
-  // LowerSpawns.cpp), but its size is only known after coro-split, and the
-  // frame builder rejects dynamic allocas; FrameToStack turns this call
-  // into an alloca once the size is a constant.
-  Mem = B.CreateCall(RT.FrameAlloc, {Size}, "weft.mem");
+  // LowerSpawns.cpp), but its size and alignment are only known after
+  // coro-split, and the frame builder rejects dynamic allocas; FrameToStack
+  // turns this call into an alloca once both are constants. The frame
+  // builder lays out the values it keeps (a __m256 live across a spawn, an
+  // alignas(64) local) for memory aligned to coro.align, which can exceed
+  // FrameMemoryAlign.
+  Value *Size = B.CreateCall(RT.CoroSize, {}, "weft.size");
+  Value *Alignment = B.CreateCall(RT.CoroAlign, {}, "weft.align");
+  Mem = B.CreateCall(RT.FrameAlloc, {Size, Alignment}, "weft.mem");
   Handle = B.CreateCall(RT.CoroBegin, {Id, Mem}, "weft.hdl");
 
   // Fresh frame: no steals, no children, not parked, no exception.
@@ -233,8 +276,7 @@ BasicBlock *SpawnLowering::getExit() {
     rethrowAfterPark(B);
   Value *Result = nullptr;
   if (ExitValue)
-    Result = B.CreateLoad(
-        RetTy, B.CreateStructGEP(FrameTy, Frame, 1, "result.addr"), "result");
+    Result = loadResult(B);
   B.CreateCall(RT.FrameFree, {Mem});
   if (Result)
     B.CreateRet(Result);
@@ -390,7 +432,7 @@ void SpawnLowering::lowerReturn(ReturnInst *Ret) {
 
   B.SetInsertPoint(Slow);
   if (Result && !isa<PoisonValue>(Result))
-    B.CreateStore(Result, B.CreateStructGEP(FrameTy, Frame, 1, "result.addr"));
+    storeResult(B, Result);
   // The slow clone's dynamic allocas die with the function. After
   // FrameComplete the parked fast clone may run and reuse the frame: the
   // slow clone must not touch it again, and the exit's coro.end returns.

@@ -33,8 +33,8 @@ struct RuntimeDecls {
   // by the function itself across a sync.
   llvm::FunctionCallee Catch, Rethrow, Hold, RethrowAfterSync;
   llvm::FunctionCallee ArenaRelease;   // dynamic allocas (DynamicAllocas.cpp)
-  llvm::Function *CoroId, *CoroSize, *CoroBegin, *CoroSave, *CoroSuspend,
-      *CoroEnd;
+  llvm::Function *CoroId, *CoroSize, *CoroAlign, *CoroBegin, *CoroSave,
+      *CoroSuspend, *CoroEnd;
 };
 
 /// Reports an error the front end could not catch, at the instruction's
@@ -94,6 +94,8 @@ public:
 private:
   // SpawnLowering.cpp
   bool checkSupported();
+  void addResultField(const llvm::DataLayout &DL,
+                      llvm::SmallVectorImpl<llvm::Type *> &Fields);
   void emitPrologue();
   llvm::BasicBlock *getExit();
   void branchToExit(llvm::IRBuilder<> &B, bool Suspended, llvm::Value *V);
@@ -103,6 +105,8 @@ private:
   llvm::Value *frameField(llvm::IRBuilder<> &B, unsigned Offset,
                           const llvm::Twine &Name);
   llvm::Value *loadStolen(llvm::IRBuilder<> &B);
+  llvm::Value *loadResult(llvm::IRBuilder<> &B);
+  void storeResult(llvm::IRBuilder<> &B, llvm::Value *Result);
   bool endsWindowScan(const llvm::Instruction &I) const;
   llvm::CallBase *sinkToConsumers(llvm::CallBase *Call);
   llvm::Instruction *
@@ -181,6 +185,8 @@ private:
   llvm::SmallPtrSet<llvm::Instruction *, 8> IdleSyncs;
   llvm::Type *RetTy = nullptr;
   llvm::StructType *FrameTy = nullptr;
+  unsigned ResultField = 0;      // the result's field of FrameTy, if any
+  llvm::Align ResultAlign;       // what its loads and stores may assume
   llvm::AllocaInst *Frame = nullptr;
   llvm::Value *Mem = nullptr;
   llvm::Value *Handle = nullptr;
