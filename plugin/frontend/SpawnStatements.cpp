@@ -428,6 +428,10 @@ TypeSourceInfo *SpawnRewriter::parameterTypeInfo(ValueDecl *D, QualType T,
       !(isReducerType(T->getPointeeType()) ||
         isReducerReference(Var->getType())))
     return Ctx.getTrivialTypeSourceInfo(T, Loc);
+  // A reducer's pointer passed on by value (the parameter of an enclosing
+  // spawned statement, for one nested in it) keeps its own declaration.
+  if (Ctx.hasSameUnqualifiedType(T, Var->getType()))
+    return const_cast<TypeSourceInfo *>(Declared);
   TypeLoc Written = Declared->getTypeLoc();
   if (auto Ref = Written.getAs<ReferenceTypeLoc>())
     Written = Ref.getPointeeLoc();
