@@ -86,6 +86,23 @@ defaultTemplateArgument(clang::Sema &S, clang::TemplateDecl *Template,
 #endif
 }
 
+/// The type `Element[Length]`, an array whose length \p Length is only
+/// known at run time.
+inline clang::QualType variableArrayType(clang::ASTContext &Ctx,
+                                         clang::QualType Element,
+                                         clang::Expr *Length,
+                                         clang::SourceLocation Loc) {
+#if CLANG_VERSION_MAJOR >= 21
+  (void)Loc;
+  return Ctx.getVariableArrayType(Element, Length,
+                                  clang::ArraySizeModifier::Normal, 0);
+#else
+  return Ctx.getVariableArrayType(Element, Length,
+                                  clang::ArraySizeModifier::Normal, 0,
+                                  clang::SourceRange(Loc, Loc));
+#endif
+}
+
 } // namespace weft::compat
 
 #endif // WEFT_PLUGIN_FRONTEND_CLANGCOMPAT_H

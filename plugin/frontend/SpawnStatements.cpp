@@ -15,6 +15,18 @@
 //     (*a)[(*i)] = f((*i)); (*n)++;
 //   }
 //
+// A variable-length array of the function (`long x[n]`, `double m[n][4]`)
+// is passed as its length and its address; the parameter's type names the
+// length parameter, so that indexing and `sizeof` see the length the array
+// was declared with:
+//
+//   cilk_spawn { x[0] = sizeof x; }   ==>   cilk_spawn __weft_spawned_2(
+//                                             sizeof x / sizeof(long), &x);
+//   static void __weft_spawned_2(size_t __weft_length_x,
+//                                long (*x)[__weft_length_x]) {
+//     (*x)[0] = sizeof (*x);
+//   }
+//
 // The function is static and defined at file scope; the statement's own
 // declarations are its locals (so a spawn of it in a loop gets fresh ones
 // each time), its spawns sync at its end, and an exception from it leaves
@@ -25,11 +37,14 @@
 // What cannot move into a function of its own is an error at the spawn: a
 // return, a goto, a label, a break or continue that leaves the statement,
 // a static or thread-local variable declared in it, a block (a lambda in
-// it captures from the parameters), a variable-length array or a
-// bit-field binding named in it, and a coroutine's await or return.
+// it captures from the parameters), a bit-field binding or a variably
+// modified variable other than such an array (a pointer to one, an array
+// with a variable inner dimension) named in it, and a coroutine's await or
+// return.
 //
 //===----------------------------------------------------------------------===//
 
+#include "frontend/ClangCompat.h"
 #include "frontend/SpawnRewriter.h"
 #include "frontend/StripImplicit.h"
 
@@ -66,6 +81,18 @@ bool isEnclosingLocal(const ValueDecl *D, const Outline &O) {
   if (const auto *Var = dyn_cast<VarDecl>(D))
     return Var->hasLocalStorage();
   return isa<BindingDecl>(D) && D->getDeclContext()->isFunctionOrMethod();
+}
+
+/// The variable-length array type of \p D, if only its first dimension is
+/// variable (`long x[n]`, `double m[n][4]`): such an array is passed as a
+/// pointer to an array of the length it has in the parent, which the
+/// spawned function's parameter type gets from a parameter of its own.
+const VariableArrayType *outerVariableArray(const ValueDecl *D) {
+  const auto *VLA =
+      dyn_cast_or_null<VariableArrayType>(D->getType()->getAsArrayTypeUnsafe());
+  if (!VLA || VLA->getElementType()->isVariablyModifiedType())
+    return nullptr;
+  return VLA;
 }
 
 /// Collects what \p S uses, and notes the first construct that cannot
@@ -127,8 +154,9 @@ void survey(const Stmt *S, Outline &O, unsigned Loops) {
     if (!O.Reads.count(Ref))
       O.Shared.insert(D);
     if (isEnclosingLocal(D, O)) {
-      if (D->getType()->isVariablyModifiedType())
-        O.Problem = "variable-length array";
+      if (D->getType()->isVariablyModifiedType() && !outerVariableArray(D))
+        O.Problem = "variably modified type other than an array whose "
+                    "first dimension alone is variable";
       else if (const auto *B = dyn_cast<BindingDecl>(D);
                B && B->getBinding() && B->getBinding()->refersToBitField())
         O.Problem = "bit-field binding";
@@ -190,6 +218,40 @@ static Expr *pointee(ASTContext &Ctx, ParmVarDecl *P, SourceLocation Loc) {
                                       OK_Ordinary, Loc, false,
                                       FPOptionsOverride());
   return new (Ctx) ParenExpr(Loc, Loc, Deref);
+}
+
+/// `sizeof Array / sizeof *Array`, the length of the variable-length array
+/// \p Array names. Its operand is the array, not its type: `sizeof` of the
+/// type would evaluate the length's expression again (`n`, which may have
+/// changed since), where the array's is the one it was declared with.
+static Expr *arrayLength(ASTContext &Ctx, Expr *Array, SourceLocation Loc) {
+  QualType Size = Ctx.getSizeType();
+  auto *Bytes = new (Ctx)
+      UnaryExprOrTypeTraitExpr(UETT_SizeOf, Array, Size, Loc, Loc);
+  QualType Element = Ctx.getAsArrayType(Array->getType())->getElementType();
+  auto *ElementBytes = IntegerLiteral::Create(
+      Ctx,
+      llvm::APInt(Ctx.getTypeSize(Size),
+                  Ctx.getTypeSizeInChars(Element).getQuantity()),
+      Size, Loc);
+  return BinaryOperator::Create(Ctx, Bytes, ElementBytes, BO_Div, Size,
+                                VK_PRValue, OK_Ordinary, Loc,
+                                FPOptionsOverride());
+}
+
+/// \p Array's type with its variable length replaced by the value of
+/// \p Length, a parameter of the spawned function, for the parameter that
+/// points to it there.
+static QualType lengthArrayType(ASTContext &Ctx, QualType Array,
+                                ParmVarDecl *Length, SourceLocation Loc) {
+  auto *Ref = DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(),
+                                  SourceLocation(), Length, false, Loc,
+                                  Length->getType(), VK_LValue);
+  auto *Value = ImplicitCastExpr::Create(Ctx, Length->getType(),
+                                         CK_LValueToRValue, Ref, nullptr,
+                                         VK_PRValue, FPOptionsOverride());
+  QualType Element = Ctx.getAsArrayType(Array)->getElementType();
+  return compat::variableArrayType(Ctx, Element, Value, Loc);
 }
 
 /// A captured variable's parameter, and whether it holds the value or
@@ -334,17 +396,34 @@ Expr *SpawnRewriter::outline(Stmt *&S, Mark &M, QualType Result,
                     "template");
   SourceLocation Loc = S->getBeginLoc();
 
-  // The function: a parameter per captured variable, then this.
+  // The function: a parameter per captured variable, each variable-length
+  // array's preceded by its length, then this.
   SmallVector<QualType, 8> ParamTypes;
   SmallVector<TypeSourceInfo *, 8> ParamTypeInfos;
+  SmallVector<ValueDecl *, 8> ParamVars; // null: `this`, or a length
   for (auto &[D, Use] : O.Captured) {
-    ParamTypes.push_back(byValue(D, Use, O)
-                             ? Use->getType().getUnqualifiedType()
-                             : Ctx.getPointerType(Use->getType()));
-    ParamTypeInfos.push_back(parameterTypeInfo(D, ParamTypes.back(), Loc));
+    if (outerVariableArray(D)) {
+      ParamTypes.push_back(Ctx.getSizeType());
+      ParamTypeInfos.push_back(Ctx.getTrivialTypeSourceInfo(Ctx.getSizeType()));
+      ParamVars.push_back(nullptr);
+      // The prototype's: `T (*)[]`; the parameter's own names the length.
+      ParamTypes.push_back(Ctx.getPointerType(Ctx.getIncompleteArrayType(
+          Ctx.getAsArrayType(Use->getType())->getElementType(),
+          ArraySizeModifier::Normal, 0)));
+      ParamTypeInfos.push_back(nullptr);
+    } else {
+      ParamTypes.push_back(byValue(D, Use, O)
+                               ? Use->getType().getUnqualifiedType()
+                               : Ctx.getPointerType(Use->getType()));
+      ParamTypeInfos.push_back(parameterTypeInfo(D, ParamTypes.back(), Loc));
+    }
+    ParamVars.push_back(D);
   }
-  if (!O.ThisType.isNull())
+  if (!O.ThisType.isNull()) {
     ParamTypes.push_back(O.ThisType);
+    ParamTypeInfos.push_back(Ctx.getTrivialTypeSourceInfo(O.ThisType));
+    ParamVars.push_back(nullptr);
+  }
   FunctionProtoType::ExtProtoInfo EPI;
   QualType FnType = Ctx.getFunctionType(Result.getUnqualifiedType(),
                                         ParamTypes, EPI);
@@ -357,16 +436,24 @@ Expr *SpawnRewriter::outline(Stmt *&S, Mark &M, QualType Result,
   SmallVector<ParmVarDecl *, 8> Params;
   llvm::DenseMap<const ValueDecl *, Passed> ParamOf;
   for (unsigned I = 0; I < ParamTypes.size(); ++I) {
-    bool IsThis = I == O.Captured.size();
-    ValueDecl *Var = IsThis ? nullptr : (O.Captured.begin() + I)->first;
-    IdentifierInfo *Id = &Ctx.Idents.get(IsThis ? "__this" : Var->getName());
-    TypeSourceInfo *TSI = IsThis ? Ctx.getTrivialTypeSourceInfo(ParamTypes[I])
-                                 : ParamTypeInfos[I];
-    auto *P = ParmVarDecl::Create(Ctx, Fn, Loc, Loc, Id, ParamTypes[I], TSI,
-                                  SC_None, nullptr);
+    ValueDecl *Var = ParamVars[I];
+    bool IsThis = !Var && I + 1 == ParamTypes.size() && !O.ThisType.isNull();
+    bool IsLength = !Var && !IsThis;
+    std::string Id = IsThis     ? "__this"
+                     : IsLength ? ("__weft_length_" + ParamVars[I + 1]->getName()).str()
+                                : Var->getName().str();
+    QualType Type = ParamTypes[I];
+    TypeSourceInfo *TSI = ParamTypeInfos[I];
+    if (!TSI) { // a variable-length array, whose length is the last one
+      Type = Ctx.getPointerType(
+          lengthArrayType(Ctx, Var->getType(), Params.back(), Loc));
+      TSI = Ctx.getTrivialTypeSourceInfo(Type, Loc);
+    }
+    auto *P = ParmVarDecl::Create(Ctx, Fn, Loc, Loc, &Ctx.Idents.get(Id),
+                                  Type, TSI, SC_None, nullptr);
     P->setScopeInfo(0, I);
     Params.push_back(P);
-    if (!IsThis)
+    if (Var)
       ParamOf[Var] = {P, byValue(Var, O.Captured.lookup(Var), O)};
   }
   Fn->setParams(Params);
@@ -402,7 +489,12 @@ Expr *SpawnRewriter::outline(Stmt *&S, Mark &M, QualType Result,
         Ctx, NestedNameSpecifierLoc(), SourceLocation(), D,
         Use->refersToEnclosingVariableOrCapture(), Loc, Use->getType(),
         VK_LValue);
-    if (byValue(D, Use, O))
+    if (outerVariableArray(D)) {
+      Args.push_back(arrayLength(Ctx, Ref, Loc));
+      Args.push_back(ImplicitCastExpr::Create(
+          Ctx, ParamTypes[Args.size()], CK_BitCast, addressOf(Ref), nullptr,
+          VK_PRValue, FPOptionsOverride()));
+    } else if (byValue(D, Use, O))
       Args.push_back(ImplicitCastExpr::Create(
           Ctx, Use->getType().getUnqualifiedType(), CK_LValueToRValue, Ref,
           nullptr, VK_PRValue, FPOptionsOverride()));
