@@ -30,9 +30,9 @@ v4d h(long n) {
 // LOWER: %[[SIZE:.*]] = call i64 @llvm.coro.size.i64()
 // LOWER-NEXT: %[[ALIGN:.*]] = call i64 @llvm.coro.align.i64()
 // LOWER-NEXT: call ptr @__weft_frame_alloc(i64 %[[SIZE]], i64 %[[ALIGN]])
-// LOWER: %[[LOAD:.*]] = getelementptr inbounds %[[FRAME]], ptr %weft.frame, i32 0, i32 2
+// LOWER: %[[LOAD:.*]] = getelementptr inbounds {{(nuw )?}}%[[FRAME]], ptr %weft.frame, i32 0, i32 2
 // LOWER-NEXT: load <4 x double>, ptr %[[LOAD]], align 16
-// LOWER: %[[STORE:.*]] = getelementptr inbounds %[[FRAME]], ptr %weft.frame, i32 0, i32 2
+// LOWER: %[[STORE:.*]] = getelementptr inbounds {{(nuw )?}}%[[FRAME]], ptr %weft.frame, i32 0, i32 2
 // LOWER-NEXT: store <4 x double> %{{.*}}, ptr %[[STORE]], align 16
 
 // SPLIT-LABEL: define {{.*}} <4 x double> @_Z1hl(
