@@ -92,3 +92,37 @@ entry:
   call void @__weft_frame_free(ptr %mem)
   ret void
 }
+
+; The function's own locals, which coro-split left in the blocks that run
+; once after the entry, go back to the entry block: elsewhere each would be
+; a dynamic alloca, moving the stack pointer by 16 bytes (byval_vectors_o0.c).
+; A local in a block that may run more than once stays where it is.
+; CHECK-LABEL: define void @locals(i1 %c)
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %a = alloca <8 x i64>, align 64
+; CHECK-NEXT:    %b = alloca i32, align 4
+; CHECK-NEXT:    %weft.frame.mem = alloca [64 x i8], align 64
+; CHECK:       loop:
+; CHECK-NEXT:    %c.addr = alloca i32, align 4
+define void @locals(i1 %c) {
+entry:
+  %mem = call ptr @__weft_frame_alloc(i64 64, i64 64)
+  br label %split
+
+split:
+  %a = alloca <8 x i64>, align 64
+  br label %split2
+
+split2:
+  %b = alloca i32, align 4
+  store i32 0, ptr %b
+  br label %loop
+
+loop:
+  %c.addr = alloca i32, align 4
+  br i1 %c, label %loop, label %exit
+
+exit:
+  call void @__weft_frame_free(ptr %mem)
+  ret void
+}

@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "finish/PostSplit.h"
+#include "shared/LLVMCompat.h"
 #include "shared/Markers.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -59,6 +60,30 @@ void reportDynamicFrame(CallInst &Alloc) {
       "weft: internal error: a coroutine frame of non-constant size or "
       "alignment after coro-split",
       Alloc.getDebugLoc(), DS_Error));
+}
+
+/// Moves the allocas of a constant size that coro-split left in the blocks
+/// run once, straight after the entry of \p F (the function's own locals:
+/// the split put the frame's set-up and its blocks in front of them), back
+/// to the entry block. Outside it an alloca is a dynamic one, which moves
+/// the stack pointer by a multiple of 16 only: at -O0, where nothing else
+/// moves them, an argument passed in memory at 64-byte alignment (a 64-byte
+/// vector, byval) was then copied with aligned moves to a misaligned stack.
+static void hoistStraightLineAllocas(Function &F) {
+  BasicBlock &Entry = F.getEntryBlock();
+  Instruction *Top = &*Entry.getFirstInsertionPt();
+  SmallPtrSet<BasicBlock *, 8> Seen = {&Entry};
+  for (BasicBlock *BB = Entry.getUniqueSuccessor();
+       BB && BB->getSinglePredecessor() && Seen.insert(BB).second;
+       BB = BB->getUniqueSuccessor()) {
+    SmallVector<AllocaInst *, 8> Allocas;
+    for (Instruction &I : *BB)
+      if (auto *AI = dyn_cast<AllocaInst>(&I);
+          AI && isa<ConstantInt>(AI->getArraySize()) && !AI->isUsedWithInAlloca())
+        Allocas.push_back(AI);
+    for (AllocaInst *AI : Allocas)
+      compat::moveBefore(AI, Top);
+  }
 }
 
 /// Each frame allocation of a constant size becomes an alloca in the entry
@@ -117,6 +142,8 @@ bool placeFramesOnStack(Module &M, SmallPtrSetImpl<Function *> &FastClones) {
     for (CallInst *CI : Frees)
       CI->eraseFromParent();
   }
+  for (Function *F : Holders)
+    hoistStraightLineAllocas(*F);
   for (AllocaInst *Slot : Slots)
     sinkFrameInitialization(Slot);
   return !Allocs.empty();
