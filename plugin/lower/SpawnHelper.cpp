@@ -152,7 +152,10 @@ CallBase *SpawnLowering::outlineWindow(SmallVectorImpl<Instruction *> &Window) {
   Helper->setCallingConv(CallingConv::C);
 
   // Debug locations name F's scope, which the helper is not; the helper
-  // has no debug info of its own, so its instructions carry none.
+  // has no debug info of its own, so its instructions carry none. Nor do
+  // they keep the assignment-tracking ids that link a store to F's
+  // variable records (-g at -O1 and above): the analysis would follow
+  // them into F, and crashed there.
   BasicBlock *Body = BasicBlock::Create(C, "entry", Helper);
   ValueToValueMapTy Map;
   for (auto [Value, Arg] : zip(External, Helper->args()))
@@ -161,6 +164,7 @@ CallBase *SpawnLowering::outlineWindow(SmallVectorImpl<Instruction *> &Window) {
     Instruction *Copy = I == Spawn ? cloneAsCall(Spawn) : I->clone();
     Copy->insertInto(Body, Body->end());
     Copy->setDebugLoc(DebugLoc());
+    Copy->setMetadata(LLVMContext::MD_DIAssignID, nullptr);
     RemapInstruction(Copy, Map,
                      RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
     Map[I] = Copy;
