@@ -45,7 +45,9 @@ under Cilk semantics and equal to the serial elision's):
     sync in its body writes only slot [i] of an array reserved for the loop;
   * what a child reads through a reference (a vector, a string, a lambda's
     by-reference captures, the lambda object itself) is not written by the
-    parent until the sync;
+    parent until the sync, and a child spawned in a loop body that does not
+    sync reads nothing by reference (the next iteration's parent code
+    could write it while the child runs);
   * a block that declares a location a child writes or reads syncs before
     it ends;
   * exceptions: functions that may throw are only called inside try blocks
@@ -275,6 +277,11 @@ class BodyGen:
         return self._long_call(spawned)
 
     def _long_call(self, spawned):
+        # In a loop body that does not sync (a slot loop), a child of one
+        # iteration is still running while the next iteration's parent
+        # code runs, which may write what the child reads by reference:
+        # such children read nothing by reference there.
+        by_ref_ok = not (spawned and self.slot is not None)
         opts = ['fn', 'fn', 'fn', 'leaf']
         if self.fnptrs:
             opts.append('fp')
@@ -283,7 +290,7 @@ class BodyGen:
         if self.may_throw_ctx():
             opts += ['tleaf', 'fn']
         vecs = [o for o in self.objects if o[1] in ('vec', 'tag')]
-        if vecs:
+        if vecs and by_ref_ok:
             opts.append('obj')
         kind = self.rng.choice(opts)
         if kind == 'fn':
@@ -307,7 +314,8 @@ class BodyGen:
             return 'leaf(%s, 3)' % self.expr(), [], False
         if kind == 'lam':
             cands = [l for l in self.lambdas if (self.may_throw_ctx() or not l[3])
-                     and not any(self.blocked(k) for k in l[1])]
+                     and not any(self.blocked(k) for k in l[1])
+                     and (by_ref_ok or not l[1])]
             if cands:
                 name, byref, targets, mt, _ = self.rng.choice(cands)
                 d = self.dec()
