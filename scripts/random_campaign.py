@@ -7,8 +7,8 @@
 Each seed picks a generator (lit-tests/random/gen_constructs.py for two
 seeds in three, gen_forkjoin.py for the rest), an optimisation level
 (-O0 to -O3), an LLVM (19, and 22 where build-llvm22/ is built), and for a
-share of the seeds AddressSanitizer (one in eight) and -mavx2 (one in four,
-where the processor has AVX2). The program is compiled as its serial
+share of the seeds AddressSanitizer (one in eight), -mavx2 (one in four,
+where the processor has AVX2) and -g (one in five). The program is compiled as its serial
 elision by plain clang of the same LLVM and by Weft, and Weft's binary must
 print what the serial one prints at P=1, 2, 3, 4 and 8, each with and
 without WEFT_STRESS=1, within a time limit. Everything else is a finding:
@@ -63,6 +63,8 @@ def config(seed, versions, avx2):
         flags = ['-O1', '-fsanitize=address']
     if avx2 and seed % 4 == 1:
         flags.append('-mavx2')
+    if seed % 5 == 3:
+        flags.append('-g')
     return gen, version, bindir, flags
 
 
