@@ -26,10 +26,10 @@
 //
 // The statement's cleanups, as the walk from each pad sees them: calls
 // whose arguments are all addresses in the statement's temporaries (the
-// allocas whose lifetime ends in a spawn's window) or constants, lifetime
-// markers, loads and stores of the cleanup flags and array cursors that only
-// this code sees, the pad's stores of its exception and selector, and the
-// arithmetic and branches between them. Anything else ends the walk on
+// allocas whose lifetime ends in a spawn's window) or constants, the
+// temporaries' lifetime markers, loads and stores of the cleanup flags and
+// array cursors that only this code sees, the pad's stores of its exception
+// and selector, and the arithmetic and branches between them. Anything else ends the walk on
 // that path. Should a temporary still be used where a walk ends, the
 // lowering reports an error rather than let its cleanup run after a wait.
 //
@@ -81,6 +81,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/WorkSpan.h"
 #include "lower/SpawnLowering.h"
 
 #include "weft/frame_abi.h"
@@ -180,8 +181,8 @@ void PadScan::walk(LandingPadInst *LP) {
 }
 
 /// The pad's own bookkeeping (its exception into slots), the temporaries'
-/// destructors and lifetime ends, their cleanup flags, and the arithmetic
-/// and branches between them.
+/// destructors and the ends of their lives, their cleanup flags, and the
+/// arithmetic and branches between them.
 bool PadScan::beforeWait(Instruction &I) {
   if (isa<LandingPadInst>(I))
     return true;
@@ -192,8 +193,13 @@ bool PadScan::beforeWait(Instruction &I) {
       return destroysTemporary(*Invoke);
     return isa<BranchInst>(I) || isa<SwitchInst>(I);
   }
+  // The end of a temporary's life; not a local's, which an outstanding
+  // child may still write (a spawn's result in a try block that a sibling's
+  // exception leaves): its life ends after the wait.
   if (auto *II = dyn_cast<IntrinsicInst>(&I))
-    return II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II);
+    return isa<DbgInfoIntrinsic>(II) ||
+           (II->isLifetimeStartOrEnd() &&
+            isTemporaryAddress(II->getArgOperand(II->arg_size() - 1)));
   if (auto *CB = dyn_cast<CallBase>(&I))
     return destroysTemporary(*CB);
   if (auto *LI = dyn_cast<LoadInst>(&I))
@@ -362,7 +368,13 @@ LandingPadInst *SpawnLowering::waitBeforeCleanups(
       B.getInt32Ty(), frameField(B, WEFT_FRAME_STEALS_OFFSET, "steals.addr"),
       "steals");
   Value *Outstanding = B.CreateAnd(loadStolen(B), B.CreateIsNotNull(Steals));
-  B.CreateCondBr(Outstanding, Wait, Cleanups);
+  Instruction *Branch = B.CreateCondBr(Outstanding, Wait, Cleanups);
+  // The analyses run serially, where nothing is stolen, but their model
+  // must see the wait: the children spawned since the last sync end here,
+  // before the locals' destructors and the ends of their lives, which the
+  // race detector reported as racing with the children's writes.
+  if (WorkSpan)
+    WorkSpan->sync(Branch);
 
   // Out of flight first: the sync may resume on another thread, and the
   // C++ runtime counts exceptions in flight per thread.
