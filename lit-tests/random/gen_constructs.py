@@ -29,11 +29,13 @@ Constructs (names for --without):
             `#pragma cilk grainsize`, nested, and bodies that spawn
   scope     cilk_scope blocks whose spawns write variables read after it
   stmt      spawned statements: blocks, `x[k]++`, nested blocks
-  reducer   reducers: OpenCilk 2's `T cilk_reducer(I, R)` locals, globals,
-            pointer and (C++) reference parameters and class members of a
-            non-commutative monoid; in C++ cilk::opadd_reducer,
-            cilk::reducer<op_add>, reducer_opadd, reducer_max/min,
-            op_list_append; in C CILK_C_REDUCER_OPADD and _MAX
+  reducer   reducers: OpenCilk 2's `T cilk_reducer(I, R)` locals, a global
+            every call pushes onto in the serial order, pointer and (C++)
+            reference parameters and class members, of a non-commutative
+            monoid; in C++ cilk::opadd_reducer, cilk::reducer<op_add>,
+            reducer_opadd, op_mul, op_xor/or/and, reducer_max/min,
+            op_max_index, op_list_append and _prepend, ostream_reducer and
+            reducer_ostream; in C CILK_C_REDUCER_OPADD, _OPXOR and _MAX
   vector    32- and 64-byte generic vectors kept across spawns, spawned as
             results and passed to spawned calls
   aligned   alignas(64) arrays and structs kept across spawns and written
@@ -129,6 +131,7 @@ static void check_aligned(const void *p, unsigned long a) {
 
 PRELUDE_C = r"""#include <cilk/cilk.h>
 #include <cilk/reducer_opadd.h>
+#include <cilk/reducer_opxor.h>
 #include <cilk/reducer_min_max.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -158,10 +161,17 @@ PRELUDE_CXX = r"""#include <cilk/cilk.h>
 #include <cilk/opadd_reducer.h>
 #include <cilk/reducer_list.h>
 #include <cilk/reducer_min_max.h>
+#include <cilk/ostream_reducer.h>
+#include <cilk/reducer_opand.h>
+#include <cilk/reducer_opor.h>
+#include <cilk/reducer_opxor.h>
 #include <cilk/reducer_opadd.h>
+#include <cilk/reducer_opmul.h>
+#include <cilk/reducer_ostream.h>
 #include <cstddef>
 #include <cstdio>
 #include <list>
+#include <sstream>
 #include <vector>
 struct alignas(64) Big { unsigned long v[8]; };
 """ + PRELUDE_COMMON + r"""
@@ -193,6 +203,12 @@ static unsigned long hlist(const std::list<unsigned long> &l) {
   unsigned long h = l.size();
   for (unsigned long e : l)
     h = mixu(h, e);
+  return h;
+}
+static unsigned long htext(const std::string &t) {
+  unsigned long h = t.size();
+  for (char c : t)
+    h = mixu(h, (unsigned char)c);
   return h;
 }
 """
@@ -474,9 +490,11 @@ static void walk_ref(Chain cilk_reducer(chain_zero, chain_join) &r, long n,
         kinds = ['chain_local', 'chain_ptr', 'ulong_local']
         if self.cxx:
             kinds += ['chain_ref', 'chain_member', 'opadd', 'plus_add',
-                      'plus_opadd', 'plus_max', 'plus_min', 'list']
+                      'plus_opadd', 'plus_max', 'plus_min', 'list',
+                      'prepend', 'mul', 'bitwise', 'max_index', 'ostream',
+                      'ostream_plus']
         else:
-            kinds += ['c_opadd', 'c_max']
+            kinds += ['c_opadd', 'c_max', 'c_xor']
         kind = r.choice(kinds)
         i = self.fresh('i')
         body_spawns = r.random() < 0.3
@@ -547,6 +565,48 @@ static void walk_ref(Chain cilk_reducer(chain_zero, chain_join) &r, long n,
             lines.append('cilk::reducer<cilk::op_list_append<unsigned long>> %s;' % red)
             lines.append('cilk_for (int %s = 0; %s < %d; ++%s) %s->push_back(leaf(%s, s));' % (i, i, count, i, red, i))
             lines.append('acc = mixu(acc, hlist(%s.get_value()));' % red)
+            return lines
+        if kind == 'prepend':
+            lines.append('cilk::reducer<cilk::op_list_prepend<unsigned long>> %s;' % red)
+            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) %s->push_front(leaf(%s, s));' % (i, i, count, i, red, i))
+            lines.append('acc = mixu(acc, hlist(%s.get_value()));' % red)
+            return lines
+        if kind == 'mul':
+            lines.append('cilk::reducer<cilk::op_mul<unsigned long>> %s(3);' % red)
+            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) *%s *= leaf(%s, s) | 1u;' % (i, i, count, i, red, i))
+            lines.append('acc = mixu(acc, %s.get_value());' % red)
+            return lines
+        if kind == 'bitwise':
+            op, sym = r.choice([('xor', '^'), ('or', '|'), ('and', '&')])
+            init = '~0UL' if op == 'and' else '0'
+            lines.append('cilk::reducer<cilk::op_%s<unsigned long>> %s(%s);' % (op, red, init))
+            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) *%s %s= leaf(%s, s) | (1UL << (%s %% 64));' % (i, i, count, i, red, sym, i, i))
+            lines.append('acc = mixu(acc, %s.get_value());' % red)
+            return lines
+        if kind == 'max_index':
+            lines.append('cilk::reducer<cilk::op_max_index<int, unsigned long>> %s;' % red)
+            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) %s->calc_max(%s, ileaf(%s, s));' % (i, i, count, i, red, i, i))
+            lines.append('acc = mixu(acc, mixu((unsigned long)%s.get_value().first, %s.get_value().second));' % (red, red))
+            return lines
+        if kind in ('ostream', 'ostream_plus'):
+            text = self.fresh('text')
+            lines.append('std::ostringstream %s;' % text)
+            lines.append('{')
+            if kind == 'ostream':
+                lines.append('  cilk::ostream_reducer<char> %s(%s);' % (red, text))
+                lines.append('  cilk_for (int %s = 0; %s < %d; ++%s) %s << ileaf(%s, s) << \' \';' % (i, i, count, i, red, i))
+            else:
+                lines.append('  cilk::reducer_ostream %s(%s);' % (red, text))
+                lines.append('  cilk_for (int %s = 0; %s < %d; ++%s) *%s << ileaf(%s, s) << \',\';' % (i, i, count, i, red, i))
+            lines.append('}')
+            lines.append('acc = mixu(acc, htext(%s.str()));' % text)
+            return lines
+        if kind == 'c_xor':
+            lines.append('CILK_C_REDUCER_OPXOR(%s, ulong, 0);' % red)
+            lines.append('CILK_C_REGISTER_REDUCER(%s);' % red)
+            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) REDUCER_VIEW(%s) ^= leaf(%s, s);' % (i, i, count, i, red, i))
+            lines.append('acc = mixu(acc, REDUCER_VIEW(%s));' % red)
+            lines.append('CILK_C_UNREGISTER_REDUCER(%s);' % red)
             return lines
         if kind == 'c_opadd':
             lines.append('CILK_C_REDUCER_OPADD(%s, ulong, 0);' % red)
