@@ -129,15 +129,7 @@ static void check_aligned(const void *p, unsigned long a) {
 }
 """
 
-PRELUDE_C = r"""#include <cilk/cilk.h>
-#include <cilk/reducer_opadd.h>
-#include <cilk/reducer_opxor.h>
-#include <cilk/reducer_min_max.h>
-#include <stddef.h>
-#include <stdio.h>
-typedef struct { _Alignas(64) unsigned long v[8]; } Big;
-""" + PRELUDE_COMMON + r"""
-static Big bigleaf(long n, unsigned long s) {
+BIG_FUNCTIONS = r"""static Big bigleaf(long n, unsigned long s) {
   Big b;
   check_aligned(&b, 64);
   for (int i = 0; i < 8; ++i)
@@ -157,6 +149,15 @@ static unsigned long hbig(const Big *b) {
 }
 """
 
+PRELUDE_C = r"""#include <cilk/cilk.h>
+#include <cilk/reducer_opadd.h>
+#include <cilk/reducer_opxor.h>
+#include <cilk/reducer_min_max.h>
+#include <stddef.h>
+#include <stdio.h>
+typedef struct { _Alignas(64) unsigned long v[8]; } Big;
+""" + PRELUDE_COMMON + BIG_FUNCTIONS
+
 PRELUDE_CXX = r"""#include <cilk/cilk.h>
 #include <cilk/opadd_reducer.h>
 #include <cilk/reducer_list.h>
@@ -174,26 +175,7 @@ PRELUDE_CXX = r"""#include <cilk/cilk.h>
 #include <sstream>
 #include <vector>
 struct alignas(64) Big { unsigned long v[8]; };
-""" + PRELUDE_COMMON + r"""
-static Big bigleaf(long n, unsigned long s) {
-  Big b;
-  check_aligned(&b, 64);
-  for (int i = 0; i < 8; ++i)
-    b.v[i] = leaf(n + i, s);
-  return b;
-}
-static void bigfill(Big *b, long n, unsigned long s) {
-  check_aligned(b, 64);
-  for (int i = 0; i < 8; ++i)
-    b->v[i] = leaf(n - i, s);
-}
-static unsigned long hbig(const Big *b) {
-  unsigned long h = 0;
-  for (int i = 0; i < 8; ++i)
-    h = mixu(h, b->v[i]);
-  return h;
-}
-struct ChainHolder {  // Weft needs a destructor that is not trivial
+""" + PRELUDE_COMMON + BIG_FUNCTIONS + r"""struct ChainHolder {  // Weft needs a destructor that is not trivial
   ChainHolder() : other(0) { chain_zero(&c); }
   ~ChainHolder() {}
   Chain cilk_reducer(chain_zero, chain_join) c;
@@ -212,6 +194,49 @@ static unsigned long htext(const std::string &t) {
   return h;
 }
 """
+
+
+# The reducers of the library headers, each as its declaration, the update
+# a loop iteration makes ({i}) and the value after the loop; C's are
+# registered after their declaration and unregistered after the value.
+LIBRARY_REDUCERS = {
+    'opadd': ('cilk::opadd_reducer<unsigned long> {r} = 0;',
+              '{r} += leaf({i}, s);', '{r}'),
+    'plus_add': ('cilk::reducer<cilk::op_add<unsigned long>> {r};',
+                 '*{r} += leaf({i}, s);', '{r}.get_value()'),
+    'plus_opadd': ('cilk::reducer_opadd<unsigned long> {r}(5);',
+                   '{r} += leaf({i}, s);', '{r}.get_value()'),
+    'plus_max': ('cilk::reducer<cilk::op_max<unsigned long>> {r};',
+                 '{r}->calc_max(leaf({i}, s));', '{r}.get_value()'),
+    'plus_min': ('cilk::reducer<cilk::op_min<unsigned long>> {r};',
+                 '{r}->calc_min(leaf({i}, s));', '{r}.get_value()'),
+    'plus_max_1.0': ('cilk::reducer_max<unsigned long> {r};',
+                     '{r}.calc_max(leaf({i}, s));', '{r}.get_value()'),
+    'plus_min_1.0': ('cilk::reducer_min<unsigned long> {r};',
+                     '{r}.calc_min(leaf({i}, s));', '{r}.get_value()'),
+    'max_index': ('cilk::reducer<cilk::op_max_index<int, unsigned long>> {r};',
+                  '{r}->calc_max({i}, ileaf({i}, s));',
+                  'mixu((unsigned long){r}.get_value().first, {r}.get_value().second)'),
+    'list': ('cilk::reducer<cilk::op_list_append<unsigned long>> {r};',
+             '{r}->push_back(leaf({i}, s));', 'hlist({r}.get_value())'),
+    'prepend': ('cilk::reducer<cilk::op_list_prepend<unsigned long>> {r};',
+                '{r}->push_front(leaf({i}, s));', 'hlist({r}.get_value())'),
+    'mul': ('cilk::reducer<cilk::op_mul<unsigned long>> {r}(3);',
+            '*{r} *= leaf({i}, s) | 1u;', '{r}.get_value()'),
+    'xor': ('cilk::reducer<cilk::op_xor<unsigned long>> {r}(0);',
+            '*{r} ^= leaf({i}, s);', '{r}.get_value()'),
+    'or': ('cilk::reducer<cilk::op_or<unsigned long>> {r}(0);',
+           '*{r} |= 1UL << ({i} % 64);', '{r}.get_value()'),
+    'and': ('cilk::reducer<cilk::op_and<unsigned long>> {r}(~0UL);',
+            '*{r} &= ~(1UL << ({i} % 64)) | leaf({i}, s);', '{r}.get_value()'),
+    'c_opadd': ('CILK_C_REDUCER_OPADD({r}, ulong, 0);\nCILK_C_REGISTER_REDUCER({r});',
+                'REDUCER_VIEW({r}) += leaf({i}, s);', 'REDUCER_VIEW({r})'),
+    'c_xor': ('CILK_C_REDUCER_OPXOR({r}, ulong, 0);\nCILK_C_REGISTER_REDUCER({r});',
+              'REDUCER_VIEW({r}) ^= leaf({i}, s);', 'REDUCER_VIEW({r})'),
+    'c_max': ('CILK_C_REDUCER_MAX({r}, ulong, 0);\nCILK_C_REGISTER_REDUCER({r});',
+              'CILK_C_REDUCER_MAX_CALC(REDUCER_VIEW({r}), leaf({i}, s));',
+              'REDUCER_VIEW({r})'),
+}
 
 
 class Gen:
@@ -536,91 +561,27 @@ static void walk_ref(Chain cilk_reducer(chain_zero, chain_join) &r, long n,
             lines.append('cilk_sync;')
             lines.append('acc = mixu(acc, %s);' % red)
             return lines
-        if kind == 'opadd':
-            lines.append('cilk::opadd_reducer<unsigned long> %s = 0;' % red)
-            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) %s += leaf(%s, s);' % (i, i, count, i, red, i))
-            lines.append('acc = mixu(acc, %s);' % red)
-            return lines
-        if kind == 'plus_add':
-            lines.append('cilk::reducer<cilk::op_add<unsigned long>> %s;' % red)
-            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) *%s += leaf(%s, s);' % (i, i, count, i, red, i))
-            lines.append('acc = mixu(acc, %s.get_value());' % red)
-            return lines
-        if kind == 'plus_opadd':
-            lines.append('cilk::reducer_opadd<unsigned long> %s(5);' % red)
-            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) %s += leaf(%s, s);' % (i, i, count, i, red, i))
-            lines.append('acc = mixu(acc, %s.get_value());' % red)
-            return lines
-        if kind in ('plus_max', 'plus_min'):
-            op = kind[5:]
-            if r.random() < 0.5:
-                lines.append('cilk::reducer_%s<unsigned long> %s;' % (op, red))
-                lines.append('cilk_for (int %s = 0; %s < %d; ++%s) %s.calc_%s(leaf(%s, s));' % (i, i, count, i, red, op, i))
-            else:
-                lines.append('cilk::reducer<cilk::op_%s<unsigned long>> %s;' % (op, red))
-                lines.append('cilk_for (int %s = 0; %s < %d; ++%s) %s->calc_%s(leaf(%s, s));' % (i, i, count, i, red, op, i))
-            lines.append('acc = mixu(acc, %s.get_value());' % red)
-            return lines
-        if kind == 'list':
-            lines.append('cilk::reducer<cilk::op_list_append<unsigned long>> %s;' % red)
-            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) %s->push_back(leaf(%s, s));' % (i, i, count, i, red, i))
-            lines.append('acc = mixu(acc, hlist(%s.get_value()));' % red)
-            return lines
-        if kind == 'prepend':
-            lines.append('cilk::reducer<cilk::op_list_prepend<unsigned long>> %s;' % red)
-            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) %s->push_front(leaf(%s, s));' % (i, i, count, i, red, i))
-            lines.append('acc = mixu(acc, hlist(%s.get_value()));' % red)
-            return lines
-        if kind == 'mul':
-            lines.append('cilk::reducer<cilk::op_mul<unsigned long>> %s(3);' % red)
-            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) *%s *= leaf(%s, s) | 1u;' % (i, i, count, i, red, i))
-            lines.append('acc = mixu(acc, %s.get_value());' % red)
-            return lines
-        if kind == 'bitwise':
-            op, sym = r.choice([('xor', '^'), ('or', '|'), ('and', '&')])
-            init = '~0UL' if op == 'and' else '0'
-            lines.append('cilk::reducer<cilk::op_%s<unsigned long>> %s(%s);' % (op, red, init))
-            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) *%s %s= leaf(%s, s) | (1UL << (%s %% 64));' % (i, i, count, i, red, sym, i, i))
-            lines.append('acc = mixu(acc, %s.get_value());' % red)
-            return lines
-        if kind == 'max_index':
-            lines.append('cilk::reducer<cilk::op_max_index<int, unsigned long>> %s;' % red)
-            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) %s->calc_max(%s, ileaf(%s, s));' % (i, i, count, i, red, i, i))
-            lines.append('acc = mixu(acc, mixu((unsigned long)%s.get_value().first, %s.get_value().second));' % (red, red))
-            return lines
-        if kind in ('ostream', 'ostream_plus'):
+        if kind == 'ostream' or kind == 'ostream_plus':
             text = self.fresh('text')
-            lines.append('std::ostringstream %s;' % text)
-            lines.append('{')
-            if kind == 'ostream':
-                lines.append('  cilk::ostream_reducer<char> %s(%s);' % (red, text))
-                lines.append('  cilk_for (int %s = 0; %s < %d; ++%s) %s << ileaf(%s, s) << \' \';' % (i, i, count, i, red, i))
-            else:
-                lines.append('  cilk::reducer_ostream %s(%s);' % (red, text))
-                lines.append('  cilk_for (int %s = 0; %s < %d; ++%s) *%s << ileaf(%s, s) << \',\';' % (i, i, count, i, red, i))
-            lines.append('}')
-            lines.append('acc = mixu(acc, htext(%s.str()));' % text)
-            return lines
-        if kind == 'c_xor':
-            lines.append('CILK_C_REDUCER_OPXOR(%s, ulong, 0);' % red)
-            lines.append('CILK_C_REGISTER_REDUCER(%s);' % red)
-            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) REDUCER_VIEW(%s) ^= leaf(%s, s);' % (i, i, count, i, red, i))
-            lines.append('acc = mixu(acc, REDUCER_VIEW(%s));' % red)
+            stream = ('cilk::ostream_reducer<char> %s(%s);' if kind == 'ostream'
+                      else 'cilk::reducer_ostream %s(%s);') % (red, text)
+            out = red if kind == 'ostream' else '*' + red
+            return ['std::ostringstream %s;' % text, '{', '  ' + stream,
+                    '  cilk_for (int %s = 0; %s < %d; ++%s) %s << ileaf(%s, s) << \' \';'
+                    % (i, i, count, i, out, i),
+                    '}', 'acc = mixu(acc, htext(%s.str()));' % text]
+        if kind == 'bitwise':
+            kind = r.choice(['xor', 'or', 'and'])
+        if kind in ('plus_max', 'plus_min') and r.random() < 0.5:
+            kind += '_1.0'
+        decl, update, value = LIBRARY_REDUCERS[kind]
+        fill = {'r': red, 'i': i}
+        lines = [l.format(**fill) for l in decl.split('\n')]
+        lines.append('cilk_for (int %s = 0; %s < %d; ++%s) %s' % (
+            i, i, count, i, update.format(**fill)))
+        lines.append('acc = mixu(acc, %s);' % value.format(**fill))
+        if kind.startswith('c_'):
             lines.append('CILK_C_UNREGISTER_REDUCER(%s);' % red)
-            return lines
-        if kind == 'c_opadd':
-            lines.append('CILK_C_REDUCER_OPADD(%s, ulong, 0);' % red)
-            lines.append('CILK_C_REGISTER_REDUCER(%s);' % red)
-            lines.append('cilk_for (int %s = 0; %s < %d; ++%s) REDUCER_VIEW(%s) += leaf(%s, s);' % (i, i, count, i, red, i))
-            lines.append('acc = mixu(acc, REDUCER_VIEW(%s));' % red)
-            lines.append('CILK_C_UNREGISTER_REDUCER(%s);' % red)
-            return lines
-        # c_max
-        lines.append('CILK_C_REDUCER_MAX(%s, ulong, 0);' % red)
-        lines.append('CILK_C_REGISTER_REDUCER(%s);' % red)
-        lines.append('cilk_for (int %s = 0; %s < %d; ++%s) CILK_C_REDUCER_MAX_CALC(REDUCER_VIEW(%s), leaf(%s, s));' % (i, i, count, i, red, i))
-        lines.append('acc = mixu(acc, REDUCER_VIEW(%s));' % red)
-        lines.append('CILK_C_UNREGISTER_REDUCER(%s);' % red)
         return lines
 
     def b_vector(self, fn):
