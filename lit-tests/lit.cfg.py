@@ -38,8 +38,10 @@
 # build tree holds lib/libweft_race.a, the race detector's archive that
 # `--weft-race` links: the weft_race target); mpi (the build found MPI and
 # built examples/mpi, and mpiexec runs); openmpi (that MPI is Open MPI, for
-# tests that use its mpirun options); avx2 (the CPU has AVX2, by
-# /proc/cpuinfo, for tests that run AVX2 instructions).
+# tests that use its mpirun options); avx2, avx512f (the CPU has AVX2, or
+# AVX-512F, by /proc/cpuinfo, for tests that run their instructions); csmith
+# (Csmith and its header csmith.h are installed, which scripts/setup.sh does
+# not do: `apt-get install csmith libcsmith-dev`; random/csmith.test).
 import os
 import shutil
 import subprocess
@@ -97,6 +99,10 @@ if os.path.exists(os.path.join(config.weft_lib_dir, "libweft_race.a")):
     config.available_features.add("weft-race-archive")
 if shutil.which("dpkg-deb", path=config.environment["PATH"]):
     config.available_features.add("dpkg")
+if shutil.which("csmith", path=config.environment["PATH"]) and any(
+        os.path.exists(os.path.join(d, "csmith.h"))
+        for d in ("/usr/include/csmith", "/usr/local/include/csmith")):
+    config.available_features.add("csmith")
 
 
 def other_llvm():
