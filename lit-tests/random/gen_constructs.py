@@ -26,7 +26,8 @@ Constructs (names for --without):
             size_t and pointers (and in C++ vector iterators and ranges,
             by value and by reference), up or down, with <, <=, !=, >, >=
             and ++, --, +=, -=, i = i + k steps, with and without
-            `#pragma cilk grainsize`, nested, and bodies that spawn
+            `#pragma cilk grainsize`, nested, and bodies that spawn; in
+            C++ weft::parallel_for too
   scope     cilk_scope blocks whose spawns write variables read after it
   stmt      spawned statements: blocks, `x[k]++`, nested blocks
   reducer   reducers: OpenCilk 2's `T cilk_reducer(I, R)` locals, a global
@@ -169,6 +170,7 @@ PRELUDE_CXX = r"""#include <cilk/cilk.h>
 #include <cilk/reducer_opadd.h>
 #include <cilk/reducer_opmul.h>
 #include <cilk/reducer_ostream.h>
+#include <weft/parallel_for.h>
 #include <cstddef>
 #include <cstdio>
 #include <list>
@@ -356,7 +358,7 @@ class Gen:
         out = self.fresh('out')
         var = self.fresh('i')
         lines = ['unsigned long %s[%d] = {0};' % (out, count)]
-        form = r.randrange(6 if self.cxx else 4)
+        form = r.randrange(7 if self.cxx else 4)
         if form <= 1:
             header, index, pragma = self.loop_header(var, count)
             if pragma:
@@ -420,6 +422,11 @@ class Gen:
             else:
                 lines.append('cilk_for (std::vector<unsigned long>::iterator %s = %s.begin(); %s < %s.end(); %s += 1)' % (it, v, it, v, it))
             lines.append('  %s[%s - %s.begin()] = mixu(*%s, 5u);' % (out, it, v, it))
+        elif form == 6:
+            # C++: the library form, with and without a grain
+            grain = r.choice(['', ', %d' % r.randint(1, 9)])
+            lines.append('weft::parallel_for(0L, %dL, [&](long k) { %s[k] = leaf(k, mixu(s, 13u)); }%s);'
+                         % (count, out, grain))
         else:
             # C++: a range, by reference (writes each element) or by value
             v = self.fresh('vec')
