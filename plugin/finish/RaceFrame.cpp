@@ -16,8 +16,9 @@
 //
 // So in race mode this step puts !nosanitize, which TSan skips, on every
 // load, store and memory intrinsic whose address is a constant offset into
-// one frame field (the frame's layout is coro-split's `<function>.Frame`
-// type) whose address no clone of the coroutine takes: the header, the
+// the frame and that touches only frame fields (the frame's layout is
+// coro-split's `<function>.Frame` type) whose address no clone of the
+// coroutine takes: the header, the
 // index and the spills, which only the clones themselves read and write. A
 // field whose address goes anywhere else in any clone (a call, a store, a
 // phi, a variable index) is one of the program's own variables, passed by
@@ -171,13 +172,19 @@ bool hideFrame(const FrameUses &Uses, StructType *Layout, const DataLayout &DL,
 
   bool Changed = false;
   MDNode *Empty = MDNode::get(C, {});
+  // An access may span fields: the SLP vectorizer joins the spills of two
+  // adjacent values into one 16-byte load or store.
+  auto ownFields = [&](const FrameAccess &A) {
+    int First = fieldOf(A.Offset), Last = fieldOf(A.Offset + A.Size - 1);
+    if (A.Size == 0 || First < 0 || Last < 0)
+      return false;
+    for (int Field = First; Field <= Last; ++Field)
+      if (Taken[Field])
+        return false;
+    return true;
+  };
   for (const FrameAccess &A : Uses.Accesses) {
-    int Field = fieldOf(A.Offset);
-    if (Field < 0 || Taken[Field] || A.Size == 0)
-      continue;
-    uint64_t End = SL->getElementOffset(Field) +
-                   storeSize(DL, Layout->getElementType(Field));
-    if (A.Offset + A.Size > End)
+    if (!ownFields(A))
       continue;
     A.I->setMetadata(LLVMContext::MD_nosanitize, Empty);
     ++NumHidden;
