@@ -16,9 +16,9 @@
 //
 // So in race mode this step puts !nosanitize, which TSan skips, on every
 // load, store and memory intrinsic whose address is a constant offset into
-// the frame and that touches only frame fields (the frame's layout is
-// coro-split's `<function>.Frame` type) whose address no clone of the
-// coroutine takes: the header, the
+// the frame, or a phi or select of such addresses, and that touches only
+// frame fields (the frame's layout is coro-split's `<function>.Frame`
+// type) whose address no clone of the coroutine takes: the header, the
 // index and the spills, which only the clones themselves read and write. A
 // field whose address goes anywhere else in any clone (a call, a store, a
 // phi, a variable index) is one of the program's own variables, passed by
@@ -47,6 +47,7 @@
 
 #include "finish/PostSplit.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
@@ -82,21 +83,61 @@ struct FrameAccess {
 /// What the code does with one frame: its accesses, and the offsets whose
 /// address it lets go elsewhere.
 struct FrameUses {
+  Value *Base = nullptr; // the frame: a clone's argument, or the alloca
   SmallVector<FrameAccess, 32> Accesses;
   SmallVector<uint64_t, 8> Taken;
   bool Opaque = false; // an address left the frame at an unknown offset
+  // Phis and selects of field addresses already followed, by offset.
+  DenseSet<std::pair<Value *, uint64_t>> Merged;
 };
 
 uint64_t storeSize(const DataLayout &DL, Type *Ty) {
   return DL.getTypeStoreSize(Ty).getKnownMinValue();
 }
 
-/// Follows \p Ptr (the frame plus \p Offset) through constant GEPs to the
-/// instructions that use it.
+/// The offsets into the frame \p Uses.Base of the addresses a phi or a
+/// select \p Merge chooses from, if each is the frame plus a constant: the
+/// optimizer makes a loop's reloads of its variable from two spill slots
+/// one load through a phi of the slots' addresses.
+bool mergedOffsets(Instruction *Merge, const DataLayout &DL,
+                   const FrameUses &Uses, SmallVectorImpl<uint64_t> &Offsets) {
+  SmallVector<Value *, 4> Choices;
+  if (auto *Phi = dyn_cast<PHINode>(Merge))
+    Choices.append(Phi->incoming_values().begin(),
+                   Phi->incoming_values().end());
+  else
+    Choices = {Merge->getOperand(1), Merge->getOperand(2)};
+  for (Value *V : Choices) {
+    if (V == Merge)
+      continue;
+    APInt Delta(DL.getIndexTypeSizeInBits(V->getType()), 0);
+    if (V->stripAndAccumulateConstantOffsets(DL, Delta, true) != Uses.Base ||
+        Delta.isNegative())
+      return false;
+    Offsets.push_back(Delta.getZExtValue());
+  }
+  return true;
+}
+
+/// Follows \p Ptr (the frame plus \p Offset) through constant GEPs, and
+/// phis and selects of such addresses, to the instructions that use it.
 void collectUses(Value *Ptr, uint64_t Offset, const DataLayout &DL,
                  FrameUses &Uses) {
   for (Use &U : Ptr->uses()) {
     auto *User = U.getUser();
+    if (isa<PHINode, SelectInst>(User) &&
+        !(isa<SelectInst>(User) && U.getOperandNo() == 0)) {
+      SmallVector<uint64_t, 4> Offsets;
+      if (!mergedOffsets(cast<Instruction>(User), DL, Uses, Offsets)) {
+        Uses.Taken.push_back(Offset);
+        continue;
+      }
+      // Each access through it may touch any of the fields.
+      for (uint64_t Each : Offsets)
+        if (Uses.Merged.insert({User, Each}).second)
+          collectUses(User, Each, DL, Uses);
+      continue;
+    }
     if (auto *GEP = dyn_cast<GEPOperator>(User)) {
       APInt Delta(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
       if (GEP->getPointerOperand() == Ptr &&
@@ -183,8 +224,15 @@ bool hideFrame(const FrameUses &Uses, StructType *Layout, const DataLayout &DL,
         return false;
     return true;
   };
+  // An access through a phi of field addresses is listed once for each
+  // field it may touch, and hidden only if every one is the frame's own.
+  DenseMap<Instruction *, bool> Hidden;
   for (const FrameAccess &A : Uses.Accesses) {
-    if (!ownFields(A))
+    auto [It, New] = Hidden.try_emplace(A.I, true);
+    It->second &= ownFields(A);
+  }
+  for (const FrameAccess &A : Uses.Accesses) {
+    if (!Hidden.lookup(A.I) || A.I->hasMetadata(LLVMContext::MD_nosanitize))
       continue;
     A.I->setMetadata(LLVMContext::MD_nosanitize, Empty);
     ++NumHidden;
@@ -253,6 +301,7 @@ bool hideFramesFromSanitizer(Module &M) {
         if (StructType *Layout =
                 frameLayout(M, F.getName().drop_back(Suffix.size()))) {
           Site S{nullptr, {}};
+          S.Uses.Base = F.getArg(0);
           collectUses(F.getArg(0), 0, DL, S.Uses);
           Coroutines[Layout].push_back(std::move(S));
         }
@@ -261,6 +310,7 @@ bool hideFramesFromSanitizer(Module &M) {
     for (Instruction &I : F.getEntryBlock())
       if (auto *Slot = dyn_cast<AllocaInst>(&I)) {
         Site S{Slot, {}};
+        S.Uses.Base = Slot;
         collectUses(Slot, 0, DL, S.Uses);
         if (StructType *Layout = frameLayout(M, coroutineOfFrame(S.Uses)))
           Coroutines[Layout].push_back(std::move(S));
