@@ -35,16 +35,8 @@ weft_flags=("$@")
 gen="$(cd "$(dirname "$0")" && pwd)/gen_constructs.py"
 mkdir -p "$workdir" || exit 2
 
-failed=()
-fail() { # seed src what details...
-  local seed=$1 src=$2 what=$3
-  shift 3
-  echo "FAIL seed $seed: $what"
-  echo "  generated program: $src"
-  echo "  regenerate: python3 $gen --seed $seed ${GEN_ARGS:-}"
-  for line in "$@"; do echo "  $line"; done
-  failed+=("$seed")
-}
+# shellcheck source=seed_failures.sh
+source "$(dirname "$0")/seed_failures.sh"
 
 for ((seed = first; seed <= last; ++seed)); do
   # shellcheck disable=SC2086

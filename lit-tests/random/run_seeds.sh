@@ -34,37 +34,29 @@ weft_flags=("$@")
 gen="$(cd "$(dirname "$0")" && pwd)/gen_forkjoin.py"
 mkdir -p "$workdir" || exit 2
 
-failed=()
-fail() { # seed what details...
-  local seed=$1 what=$2
-  shift 2
-  echo "FAIL seed $seed: $what"
-  echo "  generated program: $workdir/seed$seed.cpp"
-  echo "  regenerate: python3 $gen --seed $seed ${GEN_ARGS:-}"
-  for line in "$@"; do echo "  $line"; done
-  failed+=("$seed")
-}
+# shellcheck source=seed_failures.sh
+source "$(dirname "$0")/seed_failures.sh"
 
 for ((seed = first; seed <= last; ++seed)); do
   src=$workdir/seed$seed.cpp serial=$workdir/seed$seed.serial weft=$workdir/seed$seed.weft
   # shellcheck disable=SC2086
   if ! python3 "$gen" --seed "$seed" ${GEN_ARGS:-} > "$src"; then
-    fail "$seed" "generator failed"
+    fail "$seed" "$src" "generator failed"
     continue
   fi
   # shellcheck disable=SC2086  # the tool strings are meant to be split
   if ! out=$($serialcxx -std=c++17 -O2 -w "$src" -o "$serial" 2>&1); then
-    fail "$seed" "serial compile failed (a generator bug)" "$serialcxx -std=c++17 -O2 $src" \
+    fail "$seed" "$src" "serial compile failed (a generator bug)" "$serialcxx -std=c++17 -O2 $src" \
       "$(echo "$out" | head -20)"
     continue
   fi
   if ! out=$($weftcxx -std=c++17 -w "${weft_flags[@]}" "$src" -o "$weft" 2>&1); then
-    fail "$seed" "Weft compile failed" "$weftcxx -std=c++17 ${weft_flags[*]} $src -o $weft" \
+    fail "$seed" "$src" "Weft compile failed" "$weftcxx -std=c++17 ${weft_flags[*]} $src -o $weft" \
       "$(echo "$out" | head -20)"
     continue
   fi
   if ! out=$($runcheck "$weft" "$serial" 2>&1); then
-    fail "$seed" "output differs from the serial elision" \
+    fail "$seed" "$src" "output differs from the serial elision" \
       "$weftcxx -std=c++17 ${weft_flags[*]} $src -o $weft" \
       "$serialcxx -std=c++17 -O2 $src -o $serial" "$runcheck $weft $serial" \
       "$(echo "$out" | head -20)"
