@@ -20,9 +20,9 @@
 // promise's), so that a value the frame builder laid out at a 32- or
 // 64-byte boundary (a __m256 kept across a spawn) is at one. A function
 // whose frame is aligned more than the stack realigns its stack, as for
-// any over-aligned local. One left with another size would mean the pipeline broke that, and is
-// reported as an internal error rather than left as an undefined
-// reference for the link to find.
+// any over-aligned local. One left with another size would mean the
+// pipeline broke that, and is reported as an internal error rather than
+// left as an undefined reference for the link to find.
 //
 // Together with the sinking of each frame's initialisation
 // (SinkFrameInit.cpp) this is the step weft-frame-to-stack, the third of
@@ -79,7 +79,8 @@ static void hoistStraightLineAllocas(Function &F) {
     SmallVector<AllocaInst *, 8> Allocas;
     for (Instruction &I : *BB)
       if (auto *AI = dyn_cast<AllocaInst>(&I);
-          AI && isa<ConstantInt>(AI->getArraySize()) && !AI->isUsedWithInAlloca())
+          AI && isa<ConstantInt>(AI->getArraySize()) &&
+          !AI->isUsedWithInAlloca())
         Allocas.push_back(AI);
     for (AllocaInst *AI : Allocas)
       compat::moveBefore(AI, Top);
