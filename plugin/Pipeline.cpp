@@ -65,7 +65,8 @@ bool addPostSplitPass(StringRef Name, ModulePassManager &MPM) {
 
 } // namespace
 
-void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode) {
+void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode,
+                    bool Pedigrees) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
@@ -85,6 +86,11 @@ void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode) {
           MPM.addPass(LowerSpawnsPass(Analysis::Race));
           return true;
         }
+        if (Name == "weft-lower-spawns<pedigrees>") {
+          MPM.addPass(LowerSpawnsPass(Analysis::None, /*ForwardTwins=*/false,
+                                      /*Pedigrees=*/true));
+          return true;
+        }
         if (Name == "weft-main-stack") {
           MPM.addPass(MainStackPass());
           return true;
@@ -98,14 +104,15 @@ void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode) {
   if (!InPipelines)
     return;
   PB.registerPipelineStartEPCallback(
-      [Mode](ModulePassManager &MPM, OptimizationLevel Level) {
+      [Mode, Pedigrees](ModulePassManager &MPM, OptimizationLevel Level) {
         // Before anything inlines the allocators' entry points into their
         // callers (analysis/RaceAllocators.cpp).
         if (Mode == Analysis::Race)
           MPM.addPass(RaceAllocatorsPass());
         // Race reports name each access's function: no twin forwards there.
         MPM.addPass(LowerSpawnsPass(
-            Mode, Level != OptimizationLevel::O0 && Mode != Analysis::Race));
+            Mode, Level != OptimizationLevel::O0 && Mode != Analysis::Race,
+            Pedigrees));
         MPM.addPass(MainStackPass());
       });
   // Clang adds the sanitizers' passes at the same extension point, after

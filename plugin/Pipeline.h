@@ -15,6 +15,7 @@ namespace weft {
 ///   weft-lower-spawns, weft-lower-spawns<workspan>,
 ///   weft-lower-spawns<race>              before coro-split
 ///   weft-lower-spawns<twins>             twins forwarded first
+///   weft-lower-spawns<pedigrees>         keeping pedigrees (Pedigrees.h)
 ///   weft-main-stack
 ///   weft-race-allocators                 library allocators' entries as
 ///                                        allocators (race mode only)
@@ -37,8 +38,9 @@ namespace weft {
 /// weft-race-allocators), the lowering reporting to the
 /// analysis \p Mode names (the standard coroutine passes then split the
 /// result), and weft-finish at its end, with the clean-up at any -O but -O0.
+/// With \p Pedigrees the lowering also keeps the strands' pedigrees.
 void registerPasses(llvm::PassBuilder &PB, bool InPipelines,
-                    Analysis Mode = Analysis::None);
+                    Analysis Mode = Analysis::None, bool Pedigrees = false);
 
 } // namespace weft
 

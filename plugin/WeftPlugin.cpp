@@ -22,7 +22,11 @@
 // -fsanitize=thread -fno-sanitize-link-runtime) builds for the
 // determinacy-race detector: the pass reports the same structure under the
 // race names, and __weft_race__ and OpenCilk's __cilksan__ are defined
-// (docs/race.md).
+// (docs/race.md). Either may come with -fplugin-arg-weft-pedigrees
+// (weft-clang's -fopencilk-enable-pedigrees or --weft-pedigrees): every
+// spawning function keeps its strands' pedigrees (Pedigrees.h), and
+// __weft_pedigrees__ and OpenCilk's __cilk_pedigrees__ are defined
+// (docs/pedigrees.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,13 +199,15 @@ protected:
       Macros += "#define __weft_workspan__ 1\n#define __cilkscale__ 1\n";
     if (Mode == Analysis::Race)
       Macros += "#define __weft_race__ 1\n#define __cilksan__ 1\n";
+    if (Pedigrees)
+      Macros += "#define __weft_pedigrees__ 1\n#define __cilk_pedigrees__ 1\n";
     PP.setPredefines(withBuiltinMacros(PP.getPredefines(), Macros));
     watchSerialKeywords(PP, inputKind(CI.getFrontendOpts()));
     watchTokens(PP);
     CodeGenOptions &CodeGen = CI.getCodeGenOpts();
     CodeGen.PassBuilderCallbacks.push_back(
-        [Mode = Mode](llvm::PassBuilder &PB) {
-          registerPasses(PB, true, Mode);
+        [Mode = Mode, Pedigrees = Pedigrees](llvm::PassBuilder &PB) {
+          registerPasses(PB, true, Mode, Pedigrees);
         });
     // Lifetime markers at every -O level. coro-split keeps an alloca out of
     // the shared frame only if they show it dead at every steal point; a
@@ -217,13 +223,18 @@ protected:
                  const std::vector<std::string> &Args) override {
     DiagnosticsEngine &Diags = CI.getDiagnostics();
     for (const std::string &Arg : Args) {
+      if (Arg == "pedigrees") {
+        Pedigrees = true;
+        continue;
+      }
       Analysis Asked = Arg == "workspan" ? Analysis::WorkSpan
                        : Arg == "race"   ? Analysis::Race
                                          : Analysis::None;
       if (Asked == Analysis::None) {
         Diags.Report(Diags.getCustomDiagID(
             DiagnosticsEngine::Error, "unknown argument '%0' for the weft "
-                                      "plugin (expected 'workspan' or 'race')"))
+                                      "plugin (expected 'workspan', 'race' "
+                                      "or 'pedigrees')"))
             << Arg;
         return false;
       }
@@ -248,6 +259,8 @@ protected:
 private:
   // Normal, or built for the work/span analysis or the race detector.
   Analysis Mode = Analysis::None;
+  // Keeping the strands' pedigrees (any of the three).
+  bool Pedigrees = false;
 };
 
 } // namespace

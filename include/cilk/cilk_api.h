@@ -39,6 +39,19 @@
  * down at exit (in reverse order); each returns 0, or -1 when 32 are
  * registered already or, for atinit, when the pool has started.
  *
+ * Pedigrees and deterministic random numbers, OpenCilk's API: in a program
+ * whose files are built with pedigrees (-fopencilk-enable-pedigrees, or
+ * weft-clang's --weft-pedigrees), __cilkrts_get_pedigree() names the
+ * calling strand by its place in the serial order (leaf first: `rank`,
+ * then `parent` up to a node whose parent is NULL), and
+ * __cilkrts_get_dprand() draws the strand's next DotMix number; both are
+ * the same at every worker count and in every run. A draw and
+ * __cilkrts_bump_worker_rank() advance the strand's rank.
+ * __cilkrts_dprand_set_seed(s) reseeds (OpenCilk's default seed is
+ * WEFT_DPRNG_DEFAULT_SEED) and __cilkrts_init_dprng() remakes the table
+ * from the seed; call them from serial code. docs/pedigrees.md has the
+ * rules.
+ *
  * Without the Weft plugin these are the serial elision's stand-ins (one
  * worker, number 0; __cilkrts_set_param checks its arguments as the
  * runtime does, then has nothing to set; no runtime starts, so no
@@ -48,6 +61,7 @@
 #define WEFT_CILK_CILK_API_H
 
 #include <weft/api.h>
+#include <weft/pedigree.h>
 
 #include <string.h>
 
@@ -98,6 +112,12 @@ int __cilkrts_running_on_workers(void);
 int __cilkrts_atinit(void (*callback)(void));
 int __cilkrts_atexit(void (*callback)(void));
 
+__cilkrts_pedigree __cilkrts_get_pedigree(void);
+void __cilkrts_bump_worker_rank(void);
+void __cilkrts_dprand_set_seed(uint64_t seed);
+void __cilkrts_init_dprng(void);
+uint64_t __cilkrts_get_dprand(void);
+
 #else
 
 static inline unsigned __cilkrts_get_nworkers(void) { return 1; }
@@ -121,6 +141,32 @@ static inline int __cilkrts_atinit(void (*callback)(void)) {
 static inline int __cilkrts_atexit(void (*callback)(void)) {
   (void)callback;
   return 0;
+}
+
+/* The serial elision spawns nothing: one strand, [0, rank], as the runtime
+ * would number a program without spawns. Weak, so that every file of the
+ * program shares one rank and one seed. */
+__attribute__((weak)) __cilkrts_pedigree __weft_serial_root = {0, 0};
+__attribute__((weak)) uint64_t __weft_serial_rank;
+__attribute__((weak)) uint64_t __weft_serial_seed = WEFT_DPRNG_DEFAULT_SEED;
+static inline __cilkrts_pedigree __cilkrts_get_pedigree(void) {
+  __cilkrts_pedigree leaf = {__weft_serial_rank, &__weft_serial_root};
+  return leaf;
+}
+static inline void __cilkrts_bump_worker_rank(void) { ++__weft_serial_rank; }
+static inline void __cilkrts_init_dprng(void) {}
+static inline void __cilkrts_dprand_set_seed(uint64_t seed) {
+  __weft_serial_seed = seed;
+}
+static inline uint64_t __cilkrts_get_dprand(void) {
+  uint64_t seed = __weft_serial_seed;
+  uint64_t sum = __weft_dprng_add_mod_p(__weft_dprng_offset(seed),
+                                        __weft_dprng_table_entry(seed, 0));
+  ++__weft_serial_rank;
+  sum = __weft_dprng_add_mod_p(
+      sum, __weft_dprng_mul_mod_p(__weft_serial_rank % WEFT_DPRNG_PRIME + 1,
+                                  __weft_dprng_table_entry(seed, 1)));
+  return __weft_dprng_mix_mod_p(sum);
 }
 
 #endif

@@ -35,6 +35,11 @@ extern "C" {
 #define WEFT_FRAME_SIZE 40
 #define WEFT_FRAME_ALIGN 8
 
+/* A pedigree frame (runtime/pedigree.h), which the pass allocates for
+ * each spawned child in code built with pedigrees. */
+#define WEFT_PEDIGREE_FRAME_SIZE 40
+#define WEFT_PEDIGREE_FRAME_ALIGN 8
+
 /* Where the frame sits in its coroutine frame. The pass aligns the promise
  * to WEFT_FRAME_PROMISE_ALIGN, and LLVM's switch-resume lowering puts the
  * promise right after the resume and destroy pointers, rounded up to its

@@ -95,6 +95,7 @@
 #include "lower/SpawnLowering.h"
 #include "analysis/RaceScopeEnds.h"
 #include "analysis/WorkSpan.h"
+#include "lower/Pedigrees.h"
 
 #include "weft/frame_abi.h"
 
@@ -381,6 +382,9 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
   // First, so that a parallel loop whose body spawns becomes a spawning
   // function of its own (ParallelFor.cpp).
   bool Outlined = outlineParallelLoops(M);
+  // Before the analyses rename the splitter, which the pedigrees' loop
+  // entry then calls under its new name.
+  bool Routed = Pedigrees && routeParallelLoopsThroughPedigrees(M);
   bool Reporting = Mode != Analysis::None;
   if (Reporting)
     prepareWorkSpanModule(M, Mode);
@@ -389,7 +393,7 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
   Function *SyncMarker = M.getFunction(SyncMarkerName);
   bool HidTLS = hideThreadLocalAddresses(M);
   if (!SpawnMarker && !ObjectMarker && !SyncMarker)
-    return HidTLS || Outlined || Renamed || Reporting || Forwarded
+    return HidTLS || Outlined || Renamed || Reporting || Forwarded || Routed
                ? PreservedAnalyses::none()
                : PreservedAnalyses::all();
 
@@ -400,6 +404,9 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
   std::optional<WorkSpanHooks> Hooks;
   if (Reporting)
     Hooks.emplace(M, Mode);
+  std::optional<PedigreeHooks> PedigreeCalls;
+  if (Pedigrees)
+    PedigreeCalls.emplace(M);
   for (Function *F : Worklist) {
     SmallVector<CallBase *, 8> Spawns, Syncs;
     bool Ok = !SpawnMarker || collectSpawns(*F, SpawnMarker, Spawns);
@@ -410,7 +417,8 @@ PreservedAnalyses LowerSpawnsPass::run(Module &M, ModuleAnalysisManager &) {
       LLVM_DEBUG(dbgs() << "weft: lowering " << F->getName() << " ("
                         << Spawns.size() << " spawns)\n");
       WorkSpanHooks *Calls = Hooks ? &*Hooks : nullptr;
-      if (SpawnLowering(*F, RT, Calls).run(Spawns, Syncs)) {
+      PedigreeHooks *Ped = PedigreeCalls ? &*PedigreeCalls : nullptr;
+      if (SpawnLowering(*F, RT, Calls, Ped).run(Spawns, Syncs)) {
         if (Mode == Analysis::Race)
           reportScopeEnds(*F, /*SharedOnly=*/true);
         continue;

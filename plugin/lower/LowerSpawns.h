@@ -26,9 +26,12 @@ public:
   /// mode; opt's weft-lower-spawns<twins>), it first makes each spawning
   /// function that is its spawning callee's twin a call of it
   /// (shared/TwinFunctions.h).
+  /// With \p Pedigrees (pedigree builds; opt's
+  /// weft-lower-spawns<pedigrees>), every spawning function keeps its
+  /// strands' pedigrees (Pedigrees.h).
   explicit LowerSpawnsPass(Analysis Mode = Analysis::None,
-                           bool ForwardTwins = false)
-      : Mode(Mode), ForwardTwins(ForwardTwins) {}
+                           bool ForwardTwins = false, bool Pedigrees = false)
+      : Mode(Mode), ForwardTwins(ForwardTwins), Pedigrees(Pedigrees) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   // Spawning functions must be lowered at -O0 too (optnone functions).
   static bool isRequired() { return true; }
@@ -36,6 +39,7 @@ public:
 private:
   Analysis Mode;
   bool ForwardTwins;
+  bool Pedigrees;
 };
 
 } // namespace weft

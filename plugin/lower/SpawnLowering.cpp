@@ -13,6 +13,7 @@
 #include "shared/UnsupportedNames.h"
 #include "shared/SourceErrors.h"
 #include "analysis/WorkSpan.h"
+#include "lower/Pedigrees.h"
 
 #include "weft/frame_abi.h"
 
@@ -302,6 +303,13 @@ void SpawnLowering::addSuspend(BasicBlock *From, Value *Save,
   IRBuilder<> B(From);
   Value *S = B.CreateCall(RT.CoroSuspend, {Save, B.getFalse()}, "weft.susp");
   SwitchInst *Sw = B.CreateSwitch(S, Suspended, 1);
+  if (Pedigrees) {
+    // The strand may resume on another thread.
+    BasicBlock *Resumed = BasicBlock::Create(C, "weft.resumed", &F, Resume);
+    Resume->replacePhiUsesWith(From, Resumed);
+    Pedigrees->resume(BranchInst::Create(Resume, Resumed));
+    Resume = Resumed;
+  }
   Sw->addCase(B.getInt8(0), Resume);
   B.SetInsertPoint(Suspended);
   branchToExit(B, /*Suspended=*/true, nullptr);
@@ -346,6 +354,10 @@ void SpawnLowering::lowerSpawn(CallBase *Call) {
     WindowEnd = Window.back();
     First = firstAfterReturn(Call);
   }
+  // The child's pedigree frame, for as long as the call runs; the parent's
+  // frame is the thread's again before anything after the call.
+  if (Pedigrees)
+    StatementTemporaries.insert(Pedigrees->spawn(Call, First));
   // The spawned call must stay one call. coro-split reloads a value that
   // lives across a suspend at the start of each block that uses it; the
   // call's block starts before the push, where the frame is still private,
@@ -415,8 +427,14 @@ void SpawnLowering::lowerReturn(ReturnInst *Ret) {
   // outstanding there (IdleSyncs.cpp). A return that ends an exception's
   // escape from the slow clone (SpawnExceptions.cpp) must not rethrow at
   // this sync: the exception is already in the frame.
-  if (!IdleSyncs.contains(Ret))
+  if (!IdleSyncs.contains(Ret)) {
     lowerSync({Ret, nullptr}, /*RethrowPending=*/Ret != EscapeReturn);
+    // The implicit sync counts where a child may be outstanding, after it,
+    // on both clones' paths; not on the exception's escape from the slow
+    // clone, which no serial run takes.
+    if (Pedigrees && Ret != EscapeReturn)
+      Pedigrees->sync(Ret);
+  }
   BasicBlock *Head = Ret->getParent();
   Value *Result = Ret->getReturnValue();
   LLVMContext &C = F.getContext();
@@ -451,6 +469,8 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
   emitPrologue();
   if (WorkSpan)
     WorkSpan->enter(Body);
+  if (Pedigrees)
+    Pedigrees->enter(Body);
   if (ArenaSlot)
     hideDynamicAllocas();
 
@@ -489,10 +509,18 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
     if (!IdleSyncs.contains(Sync))
       lowerSync({Sync, Invoke ? Invoke->getUnwindDest() : nullptr},
                 /*RethrowPending=*/true);
+    // Where the sync has completed, on both clones' paths: not where a
+    // stolen child's exception is rethrown instead.
+    if (Pedigrees)
+      Pedigrees->sync(Sync);
     eraseSyncMarker(Sync);
   }
   for (ReturnInst *Ret : Returns)
     lowerReturn(Ret);
+  // A landing pad may take an exception that a child threw on its frame,
+  // or one rethrown after a sync that resumed on another thread.
+  if (Pedigrees)
+    Pedigrees->resumeInLandingPads(F);
 
   privatizeStatementTemporaries();
   F.addFnAttr(Attribute::PresplitCoroutine);

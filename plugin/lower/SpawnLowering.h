@@ -67,6 +67,7 @@ struct SyncPoint {
 };
 
 class WorkSpanHooks;
+class PedigreeHooks;
 
 /// The sync marks in \p SyncMarks and the returns in \p Returns before
 /// which no child of \p F can be outstanding: every path from the entry
@@ -81,10 +82,13 @@ findIdleSyncs(llvm::Function &F,
 class SpawnLowering {
 public:
   /// With \p WorkSpan (workspan mode), also reports F's spawns, syncs,
-  /// entry and returns to the work/span analysis (WorkSpan.h).
+  /// entry and returns to the work/span analysis (WorkSpan.h); with
+  /// \p Pedigrees (pedigree builds), keeps its strands' pedigrees
+  /// (Pedigrees.h).
   SpawnLowering(llvm::Function &F, RuntimeDecls &RT,
-                WorkSpanHooks *WorkSpan = nullptr)
-      : F(F), RT(RT), WorkSpan(WorkSpan) {}
+                WorkSpanHooks *WorkSpan = nullptr,
+                PedigreeHooks *Pedigrees = nullptr)
+      : F(F), RT(RT), WorkSpan(WorkSpan), Pedigrees(Pedigrees) {}
 
   /// Rewrites F into a pre-split coroutine. Returns false (after reporting)
   /// if F uses something the lowering cannot handle.
@@ -180,6 +184,7 @@ private:
   llvm::Function &F;
   RuntimeDecls &RT;
   WorkSpanHooks *WorkSpan;
+  PedigreeHooks *Pedigrees;
   llvm::SmallPtrSet<llvm::CallBase *, 8> SpawnSet; // the calls to lower
   // Sync marks and returns that wait for nothing (IdleSyncs.cpp).
   llvm::SmallPtrSet<llvm::Instruction *, 8> IdleSyncs;

@@ -1,0 +1,86 @@
+//===- Pedigrees.cpp - Keeping each strand's pedigree (pedigree builds) ---===//
+//
+// Pedigrees.h shows the calls and where they go; runtime/pedigree.cpp is
+// what they keep. Every call is placed statically, at the same points
+// whether or not anything is stolen, so that the ranks depend on the
+// program alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lower/Pedigrees.h"
+#include "shared/LLVMCompat.h"
+#include "shared/RuntimeABI.h"
+
+#include "weft/frame_abi.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace weft {
+
+bool routeParallelLoopsThroughPedigrees(Module &M) {
+  Function *Splitter = M.getFunction(runtimeName(RuntimeFn::ParallelFor));
+  if (!Splitter)
+    return false;
+  FunctionCallee Through =
+      getRuntimeFunction(M, RuntimeFn::PedigreeParallelFor);
+  SmallVector<CallInst *, 8> Calls;
+  for (User *U : Splitter->users())
+    if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getCalledFunction() == Splitter)
+      Calls.push_back(CI);
+  for (CallInst *CI : Calls) {
+    SmallVector<Value *, 5> Args(CI->args());
+    Args.push_back(Splitter);
+    CallInst *New = CallInst::Create(Through, Args, "", CI->getIterator());
+    New->setDebugLoc(CI->getDebugLoc());
+    CI->eraseFromParent();
+  }
+  return !Calls.empty();
+}
+
+PedigreeHooks::PedigreeHooks(Module &M) {
+  Enter = getRuntimeFunction(M, RuntimeFn::PedigreeEnter);
+  Spawn = getRuntimeFunction(M, RuntimeFn::PedigreeSpawn);
+  Resume = getRuntimeFunction(M, RuntimeFn::PedigreeResume);
+  Sync = getRuntimeFunction(M, RuntimeFn::PedigreeSync);
+}
+
+void PedigreeHooks::enter(Instruction *Before) {
+  Frame = IRBuilder<>(Before).CreateCall(Enter, {}, "weft.pedigree");
+}
+
+AllocaInst *PedigreeHooks::spawn(Instruction *SpawnAt, Instruction *After) {
+  Function &F = *SpawnAt->getFunction();
+  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
+  AllocaInst *Child = Entry.CreateAlloca(
+      ArrayType::get(Entry.getInt8Ty(), WEFT_PEDIGREE_FRAME_SIZE), nullptr,
+      "weft.pedigree.child");
+  Child->setAlignment(Align(WEFT_PEDIGREE_FRAME_ALIGN));
+  IRBuilder<> B(SpawnAt);
+  compat::lifetimeStart(B, Child, WEFT_PEDIGREE_FRAME_SIZE);
+  B.CreateCall(Spawn, {Frame, Child});
+  B.SetInsertPoint(After);
+  B.CreateCall(Resume, {Frame});
+  compat::lifetimeEnd(B, Child, WEFT_PEDIGREE_FRAME_SIZE);
+  return Child;
+}
+
+void PedigreeHooks::sync(Instruction *Before) {
+  IRBuilder<>(Before).CreateCall(Sync, {Frame});
+}
+
+void PedigreeHooks::resume(Instruction *Before) {
+  IRBuilder<>(Before).CreateCall(Resume, {Frame});
+}
+
+void PedigreeHooks::resumeInLandingPads(Function &F) {
+  for (BasicBlock &BB : F)
+    if (auto *Pad = dyn_cast<LandingPadInst>(BB.getFirstNonPHI()))
+      resume(Pad->getNextNode());
+}
+
+} // namespace weft
