@@ -52,7 +52,7 @@ config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".c", ".cpp", ".ll", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.weft_obj_root
-config.excludes = ["Inputs", "known-bugs", "lit.cfg.py", "lit.site.cfg.py.in", "run-check.sh", "until-stolen.sh",
+config.excludes = ["Inputs", "known-bugs", "lit.cfg.py", "lit.site.cfg.py.in", "run-check.sh", "same-at-every-p.sh", "until-stolen.sh",
                    "stack-bound.sh"]
 
 config.environment["PATH"] = os.pathsep.join(
@@ -87,6 +87,8 @@ config.substitutions.append(("%opt-weft", os.path.join(config.llvm_tools_dir, "o
                              + " -load-pass-plugin=" + passlib))
 config.substitutions.append(("%run-check", "bash " + os.path.join(
     config.test_source_root, "run-check.sh")))
+config.substitutions.append(("%same-at-every-p", "bash " + os.path.join(
+    config.test_source_root, "same-at-every-p.sh")))
 config.substitutions.append(("%until-stolen", "bash " + os.path.join(
     config.test_source_root, "until-stolen.sh")))
 config.substitutions.append(("%stack-bound", "bash " + os.path.join(

@@ -18,6 +18,7 @@
 #include "views.h"
 
 #include "frame.h"
+#include "pedigree.h"
 #include "worker.h"
 
 #include <cstdlib>
@@ -27,13 +28,16 @@ namespace weft {
 
 void *newIdentityView(__weft_reducer *R) {
   void *View = ::operator new(R->view_size, std::align_val_t(R->view_align));
+  PedigreeCallbackScope OwnPedigree;
   R->identity(R, View);
   return View;
 }
 
 void deleteView(__weft_reducer *R, void *View) {
-  if (R->destroy)
+  if (R->destroy) {
+    PedigreeCallbackScope OwnPedigree;
     R->destroy(R, View);
+  }
   ::operator delete(View, std::align_val_t(R->view_align));
 }
 
@@ -49,7 +53,10 @@ unsigned hashOf(const __weft_reducer *R, unsigned Capacity) {
 
 /// Folds \p View, a view of \p R other than its own, into R's own view.
 void reduceIntoLeftmost(__weft_reducer *R, void *View) {
-  R->reduce(R, R->leftmost, View);
+  {
+    PedigreeCallbackScope OwnPedigree;
+    R->reduce(R, R->leftmost, View);
+  }
   deleteView(R, View);
 }
 
@@ -76,7 +83,10 @@ StrandViews merge(StrandViews Left, ViewMap *Right) {
       deleteView(R, Mine);
       Left.Map->set(R, View);
     } else {
-      R->reduce(R, Mine, View);
+      {
+        PedigreeCallbackScope OwnPedigree;
+        R->reduce(R, Mine, View);
+      }
       deleteView(R, View);
     }
   });

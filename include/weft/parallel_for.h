@@ -18,8 +18,9 @@
  *
  * For C++ code that prefers a library call to the cilk_for keyword (which
  * the plugin lowers the same way). Compiled with the Weft plugin, the range
- * is split recursively with spawns; compiled by any other compiler it is a
- * serial loop, the serial elision.
+ * is split recursively with spawns (with pedigrees, by cilk_for's runtime
+ * splitter, so that each iteration has a pedigree of its own); compiled by
+ * any other compiler it is a serial loop, the serial elision.
 \*===----------------------------------------------------------------------===*/
 #ifndef WEFT_PARALLEL_FOR_H
 #define WEFT_PARALLEL_FOR_H
@@ -34,6 +35,12 @@
 
 #if defined(__weft__)
 extern "C" std::uint64_t __weft_pfor_grain(std::uint64_t n);
+#endif
+#if defined(__weft_pedigrees__)
+#include <weft/frame_abi.h>
+
+#include <atomic>
+#include <exception>
 #endif
 
 namespace weft {
@@ -54,6 +61,51 @@ void parallel_for_split(Index lo, Index hi, const Body &body,
   for (; lo != hi; ++lo)
     body(lo);
   weft_sync;
+}
+#endif
+
+#if defined(__weft_pedigrees__)
+/// With pedigrees, each iteration has a level of its own whatever the
+/// grain, as cilk_for's do: the runtime's splitter runs the loop, one
+/// iteration per call of run() (runtime/pedigree.cpp). An exception from
+/// an iteration is kept, the first one to come, and rethrown once every
+/// piece is done, since none may unwind through the runtime.
+template <typename Index, typename Body> struct PedigreeLoop {
+  Index lo;
+  const Body *body;
+#if defined(__cpp_exceptions)
+  std::atomic<bool> failed{false};
+  std::exception_ptr exception;
+#endif
+
+  static void run(void *self, std::uint64_t from, std::uint64_t to) {
+    auto *loop = static_cast<PedigreeLoop *>(self);
+    using Step = decltype(loop->lo - loop->lo);
+#if defined(__cpp_exceptions)
+    try {
+#endif
+      for (std::uint64_t k = from; k != to; ++k)
+        (*loop->body)(loop->lo + static_cast<Step>(k));
+#if defined(__cpp_exceptions)
+    } catch (...) {
+      if (!loop->failed.exchange(true))
+        loop->exception = std::current_exception();
+    }
+#endif
+  }
+};
+
+template <typename Index, typename Body>
+void parallel_for_pedigrees(Index lo, std::uint64_t n, const Body &body,
+                            std::size_t grain) {
+  PedigreeLoop<Index, Body> loop{lo, &body};
+  __weft_pedigree_parallel_for(n, static_cast<std::int64_t>(grain),
+                               &PedigreeLoop<Index, Body>::run, &loop,
+                               &__weft_parallel_for);
+#if defined(__cpp_exceptions)
+  if (loop.failed.load())
+    std::rethrow_exception(loop.exception);
+#endif
 }
 #endif
 
@@ -83,8 +135,12 @@ void parallel_for(Index lo, Index hi, Body body, std::size_t grain = 0) {
   if (!(lo < hi))
     return;
   std::uint64_t n = static_cast<std::uint64_t>(hi - lo);
+#if defined(__weft_pedigrees__)
+  detail::parallel_for_pedigrees(lo, n, body, grain);
+#else
   detail::parallel_for_split(lo, hi, body,
                              grain ? grain : __weft_pfor_grain(n));
+#endif
 #else
   (void)grain;
   for (; lo < hi; ++lo)
@@ -110,8 +166,12 @@ void parallel_for(Range &&range, Body body, std::size_t grain = 0) {
   // whatever the iterator's size.
   auto each = [&body, &first](decltype(n) k) { body(*(first + k)); };
   std::uint64_t count = static_cast<std::uint64_t>(n);
+#if defined(__weft_pedigrees__)
+  detail::parallel_for_pedigrees(decltype(n)(0), count, each, grain);
+#else
   detail::parallel_for_split(decltype(n)(0), n, each,
                              grain ? grain : __weft_pfor_grain(count));
+#endif
 #else
   (void)grain;
   for (auto &&x : range)

@@ -73,14 +73,16 @@ void PedigreeHooks::sync(Instruction *Before) {
   IRBuilder<>(Before).CreateCall(Sync, {Frame});
 }
 
-void PedigreeHooks::resume(Instruction *Before) {
-  IRBuilder<>(Before).CreateCall(Resume, {Frame});
+void PedigreeHooks::resume(IRBuilderBase &B) {
+  B.CreateCall(Resume, {Frame});
 }
 
 void PedigreeHooks::resumeInLandingPads(Function &F) {
   for (BasicBlock &BB : F)
-    if (auto *Pad = dyn_cast<LandingPadInst>(BB.getFirstNonPHI()))
-      resume(Pad->getNextNode());
+    if (auto *Pad = dyn_cast<LandingPadInst>(BB.getFirstNonPHI())) {
+      IRBuilder<> B(Pad->getNextNode());
+      resume(B);
+    }
 }
 
 } // namespace weft

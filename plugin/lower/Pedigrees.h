@@ -17,8 +17,9 @@
 //   call void @__weft_pedigree_sync(ptr %ped)         ; before each sync
 //                                                     ; and each return
 //   weft.resumed:                                     ; after every suspend,
-//   call void @__weft_pedigree_resume(ptr %ped)       ; and in every landing
-//                                                     ; pad
+//   call void @__weft_pedigree_resume(ptr %ped)       ; in every landing pad,
+//                                                     ; and where a parked
+//                                                     ; fast clone returns
 //
 // %ped lives across the suspends, so coro-split keeps it in the coroutine
 // frame and a thief resuming the slow clone sets its thread's frame from
@@ -34,6 +35,7 @@
 #define WEFT_PLUGIN_LOWER_PEDIGREES_H
 
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/IRBuilder.h"
 
 namespace llvm {
 class AllocaInst;
@@ -64,8 +66,9 @@ public:
   llvm::AllocaInst *spawn(llvm::Instruction *Spawn, llvm::Instruction *After);
   /// Counts a sync before \p Before.
   void sync(llvm::Instruction *Before);
-  /// Makes the function's frame the thread's before \p Before.
-  void resume(llvm::Instruction *Before);
+  /// Makes the function's frame the thread's again, at \p B's insertion
+  /// point.
+  void resume(llvm::IRBuilderBase &B);
   /// resume() in every landing pad of \p F.
   void resumeInLandingPads(llvm::Function &F);
 

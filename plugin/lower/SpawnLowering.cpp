@@ -273,6 +273,11 @@ BasicBlock *SpawnLowering::getExit() {
     B.CreateRetVoid();
 
   B.SetInsertPoint(FromFrame);
+  // Only a parked fast clone comes here, resumed when its slow clone
+  // completed: perhaps by its own thread (a native stack), which has run
+  // other strands meanwhile.
+  if (Pedigrees)
+    Pedigrees->resume(B);
   if (Unwinds)
     rethrowAfterPark(B);
   Value *Result = nullptr;
@@ -307,7 +312,8 @@ void SpawnLowering::addSuspend(BasicBlock *From, Value *Save,
     // The strand may resume on another thread.
     BasicBlock *Resumed = BasicBlock::Create(C, "weft.resumed", &F, Resume);
     Resume->replacePhiUsesWith(From, Resumed);
-    Pedigrees->resume(BranchInst::Create(Resume, Resumed));
+    IRBuilder<> R(BranchInst::Create(Resume, Resumed));
+    Pedigrees->resume(R);
     Resume = Resumed;
   }
   Sw->addCase(B.getInt8(0), Resume);
@@ -506,13 +512,16 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
     auto *Invoke = dyn_cast<InvokeInst>(Sync);
     if (WorkSpan)
       WorkSpan->sync(Sync);
-    if (!IdleSyncs.contains(Sync))
+    if (!IdleSyncs.contains(Sync)) {
       lowerSync({Sync, Invoke ? Invoke->getUnwindDest() : nullptr},
                 /*RethrowPending=*/true);
-    // Where the sync has completed, on both clones' paths: not where a
-    // stolen child's exception is rethrown instead.
-    if (Pedigrees)
-      Pedigrees->sync(Sync);
+      // A sync that may wait counts, where it has completed, on both
+      // clones' paths: not where a stolen child's exception is rethrown
+      // instead. One that follows no spawn (the front end's before a
+      // return after a cilk_sync, a second cilk_sync) does not.
+      if (Pedigrees)
+        Pedigrees->sync(Sync);
+    }
     eraseSyncMarker(Sync);
   }
   for (ReturnInst *Ret : Returns)
