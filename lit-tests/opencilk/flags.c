@@ -3,8 +3,10 @@
  * -fcilkplus (Cilk is always on), the runtimes' -l flags and
  * --opencilk-resource-dir (Weft's runtime is linked instead),
  * -fsanitize=cilk (the race detector; in a list with other sanitizers, an
- * error) and -fcilktool=cilkscale, cilkscale-instructions and
- * cilkscale-benchmark (the work/span analysis); that OpenCilk's predefined
+ * error), -fopencilk-enable-pedigrees and -lopencilk-pedigrees (pedigrees,
+ * __cilk_pedigrees__ defined) and -fcilktool=cilkscale,
+ * cilkscale-instructions and cilkscale-benchmark (the work/span
+ * analysis); that OpenCilk's predefined
  * macros are there (__cilk is 200; __cilksan__ and __cilkscale__ in those
  * builds); and that a flag Weft cannot honour is one clear line and a
  * failed build, never dropped.
@@ -39,8 +41,12 @@
  *
  * RUN: not %weftcc -fopencilk -fcilktool=cilksan %s -o %t.x 2>&1 | FileCheck --check-prefix=TOOL %s
  * TOOL: weft-clang: error: -fcilktool=cilksan: Weft's Cilk tools are -fcilktool=cilkscale
- * RUN: not %weftcc -fopencilk %s -o %t.x -lopencilk-pedigrees 2>&1 | FileCheck --check-prefix=PED %s
- * PED: weft-clang: error: -lopencilk-pedigrees: Weft has no pedigrees
+ * RUN: %weftcc -fopencilk -fopencilk-enable-pedigrees -O2 %s -o %t.ped -lopencilk-pedigrees
+ * RUN: %run-check %t.ped %t.serial
+ * RUN: %t.ped macros | FileCheck --check-prefix=PED %s
+ * PED: __cilk 200
+ * PED-NEXT: pedigrees
+ * PED-NOT: cilkscale
  * RUN: not %weftcxx -ftapir=serial -x c %s -o %t.x 2>&1 | FileCheck --check-prefix=TAPIR %s
  * TAPIR: weft-clang++: error: -ftapir=serial: Weft has one parallel back end
  * RUN: not %weftcc -fno-opencilk %s -o %t.x 2>&1 | FileCheck --check-prefix=OFF %s
@@ -69,6 +75,9 @@ int main(int argc, char **argv) {
 #endif
 #ifdef __cilksan__
     printf("cilksan\n");
+#endif
+#ifdef __cilk_pedigrees__
+    printf("pedigrees\n");
 #endif
 #ifdef __cilkscale__
     printf("cilkscale\n");
