@@ -5,7 +5,8 @@
 // plain function call. So this file is not part of libweft: the build
 // compiles it to LLVM bitcode, the plugin embeds the bitcode, and after
 // coro-split the IR pass inlines these two bodies at every push and pop it
-// emitted (plugin/finish/FastPath.cpp), as OpenCilk inlines its ABI bitcode. What
+// emitted (plugin/finish/FastPath.cpp), as OpenCilk inlines its ABI bitcode;
+// in a pedigree build, the pedigree hooks' bodies too. What
 // is left per spawn is one thread-local read, the deque's owner-side loads
 // and stores and one flag test in the push; one thread-local read, a load
 // to confirm the mark, a store, a compiler barrier and a load of top in the
@@ -35,6 +36,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pedigree.h"
 #include "worker.h"
 
 #include "weft/frame_abi.h"
@@ -82,6 +84,33 @@ bool __weft_pop_inline(std::int64_t Mark) {
     break;
   }
   return __weft_pop_fenced(B);
+}
+
+// A pedigree build's hooks (runtime/pedigree.cpp has the rules): a
+// thread-local read at a spawning function's entry, a few stores and an
+// increment at a spawn, an increment at a sync, a thread-local store where
+// a strand starts. Drawing numbers, and a thread's first frame, stay in
+// libweft.
+
+void *__weft_pedigree_enter_inline(void) {
+  PedigreeFrame *F = detail::CurrentPedigree;
+  if (__builtin_expect(F == nullptr, 0))
+    return __weft_pedigree_enter(); // makes the thread's root
+  return F;
+}
+
+void __weft_pedigree_spawn_inline(void *Parent, void *Child) {
+  beginChildPedigree(static_cast<PedigreeFrame *>(Parent),
+                     static_cast<PedigreeFrame *>(Child));
+  detail::CurrentPedigree = static_cast<PedigreeFrame *>(Child);
+}
+
+void __weft_pedigree_resume_inline(void *Frame) {
+  detail::CurrentPedigree = static_cast<PedigreeFrame *>(Frame);
+}
+
+void __weft_pedigree_sync_inline(void *Frame) {
+  ++static_cast<PedigreeFrame *>(Frame)->rank;
 }
 
 } // extern "C"

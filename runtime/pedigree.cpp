@@ -26,17 +26,20 @@
 #include <cilk/cilk_api.h>
 
 #include <atomic>
+#include <cstddef>
 #include <mutex>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 namespace weft {
+
+__thread PedigreeFrame *detail::CurrentPedigree = nullptr;
+
 namespace {
 
 using Chunk = void (*)(void *, std::uint64_t, std::uint64_t);
 using Splitter = void (*)(std::uint64_t, std::int64_t, Chunk, void *);
 
-thread_local PedigreeFrame *Current = nullptr;
 thread_local PedigreeFrame Root;
 
 /// The DotMix table and offset, from the seed. Written by
@@ -58,8 +61,32 @@ std::uint64_t tableAt(std::uint64_t Depth) {
   return Table[Depth & (WEFT_DPRNG_TABLE_SIZE - 1)];
 }
 
-[[gnu::noinline]] PedigreeFrame *current() { return Current; }
-[[gnu::noinline]] void setCurrent(PedigreeFrame *F) { Current = F; }
+/// DotMix's term for rank \p Rank at level \p Depth: (Rank + 1) * m[Depth].
+std::uint64_t termOf(std::uint64_t Rank, std::uint64_t Depth) {
+  return __weft_dprng_mul_mod_p(Rank % WEFT_DPRNG_PRIME + 1, tableAt(Depth));
+}
+
+[[gnu::noinline]] PedigreeFrame *current() {
+  return detail::CurrentPedigree;
+}
+[[gnu::noinline]] void setCurrent(PedigreeFrame *F) {
+  detail::CurrentPedigree = F;
+}
+
+static_assert(offsetof(PedigreeFrame, node) == 0,
+              "a node's address is its frame's");
+PedigreeFrame *frameOf(__cilkrts_pedigree *Node) {
+  return reinterpret_cast<PedigreeFrame *>(Node);
+}
+
+/// A level with nothing above it: a thread's root, or a callback's own.
+void makeTopLevel(PedigreeFrame *F, std::uint64_t Term) {
+  F->node = {Term, nullptr};
+  F->rank = 0;
+  F->depth.store(1, std::memory_order_relaxed);
+  F->prefix.store(__weft_dprng_add_mod_p(Offset, termOf(Term, 0)),
+                  std::memory_order_release);
+}
 
 /// The number of a thread's root term: 0 for the process's main thread,
 /// then 1, 2, ... for the others, in the order they first need one.
@@ -73,18 +100,9 @@ std::uint64_t threadOrdinal() {
 /// The calling thread's root frame, made on first use: [ordinal, 0].
 [[gnu::noinline]] PedigreeFrame *makeRoot() {
   ensureTable();
-  PedigreeFrame *R = &Root;
-  std::uint64_t Ordinal = threadOrdinal();
-  R->node = {Ordinal, nullptr};
-  R->rank = 0;
-  R->depth = 1;
-  R->dot = __weft_dprng_add_mod_p(
-      __weft_dprng_add_mod_p(
-          Offset, __weft_dprng_mul_mod_p(Ordinal % WEFT_DPRNG_PRIME + 1,
-                                         tableAt(0))),
-      tableAt(1));
-  setCurrent(R);
-  return R;
+  makeTopLevel(&Root, threadOrdinal());
+  setCurrent(&Root);
+  return &Root;
 }
 
 PedigreeFrame *currentOrRoot() {
@@ -92,35 +110,40 @@ PedigreeFrame *currentOrRoot() {
   return F ? F : makeRoot();
 }
 
-/// The next strand at \p F's level: [..., r + 1].
-void bump(PedigreeFrame *F) {
-  ++F->rank;
-  F->dot = __weft_dprng_add_mod_p(F->dot, tableAt(F->depth));
-}
-
-/// DotMix's sum for \p F's strand, from its pedigree as it stands: what the
-/// runtime keeps up to date, computed afresh after a new seed.
-std::uint64_t dotOf(const PedigreeFrame *F) {
-  std::uint64_t Sum = Offset;
-  std::uint64_t Depth = F->depth;
-  Sum = __weft_dprng_add_mod_p(
-      Sum, __weft_dprng_mul_mod_p(F->rank % WEFT_DPRNG_PRIME + 1,
-                                  tableAt(Depth)));
-  for (const __cilkrts_pedigree *N = &F->node; N && Depth > 0;
-       N = N->parent) {
-    --Depth;
-    Sum = __weft_dprng_add_mod_p(
-        Sum, __weft_dprng_mul_mod_p(N->rank % WEFT_DPRNG_PRIME + 1,
-                                    tableAt(Depth)));
+/// \p F's prefix (and depth, which it makes known), computed down from
+/// the nearest level above that knows its own, and kept at each level on
+/// the way.
+std::uint64_t prefixOf(PedigreeFrame *F) {
+  constexpr unsigned kPathChunk = 64;
+  PedigreeFrame *Path[kPathChunk];
+  unsigned Length = 0;
+  std::uint64_t Known;
+  PedigreeFrame *G = F;
+  // A top level's prefix is known from the start, so the walk ends.
+  while ((Known = G->prefix.load(std::memory_order_acquire)) ==
+         kUnknownPrefix) {
+    if (Length == kPathChunk) {
+      Known = prefixOf(G); // a deep chain, a chunk at a time
+      break;
+    }
+    Path[Length++] = G;
+    G = frameOf(G->node.parent);
   }
-  return Sum;
+  std::uint64_t Depth = G->depth.load(std::memory_order_relaxed);
+  while (Length > 0) {
+    PedigreeFrame *Below = Path[--Length];
+    // The term that Below's node records is at the level above it.
+    Known = __weft_dprng_add_mod_p(Known, termOf(Below->node.rank, Depth));
+    ++Depth;
+    Below->depth.store(Depth, std::memory_order_relaxed);
+    Below->prefix.store(Known, std::memory_order_release);
+  }
+  return Known;
 }
 
 /// What a parallel loop's pieces need to give each iteration its frame.
 struct LoopPedigree {
-  __cilkrts_pedigree node; // the loop's term: the parent's rank at the loop
-  std::uint64_t dot;       // the parent's sum at the loop
-  std::uint64_t depth;     // the parent's level
+  PedigreeFrame level; // the loop's: its node holds the parent's rank
   Chunk run;
   void *context;
 };
@@ -128,18 +151,11 @@ struct LoopPedigree {
 /// A piece of the loop: each iteration in its own frame, [..., r, i, 0].
 void runIterations(void *Loop, std::uint64_t Lo, std::uint64_t Hi) {
   auto *L = static_cast<LoopPedigree *>(Loop);
-  std::uint64_t IterationTerm = tableAt(L->depth + 1);
-  std::uint64_t First = tableAt(L->depth + 2);
   for (std::uint64_t I = Lo; I != Hi; ++I) {
     PedigreeFrame Iteration;
-    Iteration.node = {I, &L->node};
+    Iteration.node = {I, &L->level.node};
     Iteration.rank = 0;
-    Iteration.depth = L->depth + 2;
-    Iteration.dot = __weft_dprng_add_mod_p(
-        __weft_dprng_add_mod_p(
-            L->dot, __weft_dprng_mul_mod_p(I % WEFT_DPRNG_PRIME + 1,
-                                           IterationTerm)),
-        First);
+    Iteration.prefix.store(kUnknownPrefix, std::memory_order_relaxed);
     setCurrent(&Iteration);
     L->run(L->context, I, I + 1);
   }
@@ -150,11 +166,7 @@ void runIterations(void *Loop, std::uint64_t Lo, std::uint64_t Hi) {
 PedigreeCallbackScope::PedigreeCallbackScope() : Saved(current()) {
   if (!Saved)
     return;
-  Own.node = {0, nullptr};
-  Own.rank = 0;
-  Own.depth = 1;
-  Own.dot = __weft_dprng_add_mod_p(
-      __weft_dprng_add_mod_p(Offset, tableAt(0)), tableAt(1));
+  makeTopLevel(&Own, 0);
   setCurrent(&Own);
 }
 
@@ -172,13 +184,8 @@ extern "C" {
 void *__weft_pedigree_enter(void) { return currentOrRoot(); }
 
 void __weft_pedigree_spawn(void *ParentFrame, void *ChildFrame) {
-  auto *Parent = static_cast<PedigreeFrame *>(ParentFrame);
   auto *Child = static_cast<PedigreeFrame *>(ChildFrame);
-  Child->node = {Parent->rank, &Parent->node};
-  Child->rank = 0;
-  Child->depth = Parent->depth + 1;
-  Child->dot = __weft_dprng_add_mod_p(Parent->dot, tableAt(Child->depth));
-  bump(Parent);
+  beginChildPedigree(static_cast<PedigreeFrame *>(ParentFrame), Child);
   setCurrent(Child);
 }
 
@@ -187,23 +194,21 @@ void __weft_pedigree_resume(void *Frame) {
 }
 
 void __weft_pedigree_sync(void *Frame) {
-  bump(static_cast<PedigreeFrame *>(Frame));
+  ++static_cast<PedigreeFrame *>(Frame)->rank;
 }
 
 void __weft_pedigree_parallel_for(std::uint64_t N, std::int64_t Grain,
                                   Chunk Run, void *Context,
                                   Splitter Split) {
   PedigreeFrame *Parent = currentOrRoot();
-  LoopPedigree Loop{{Parent->rank, &Parent->node},
-                    Parent->dot,
-                    Parent->depth,
-                    Run,
-                    Context};
+  LoopPedigree Loop;
+  beginChildPedigree(Parent, &Loop.level); // counts the loop in Parent
+  Loop.run = Run;
+  Loop.context = Context;
   Split(N, Grain, &runIterations, &Loop);
   // The splitter may return on another thread, whose frame was one of
   // the iterations'.
   setCurrent(Parent);
-  bump(Parent);
 }
 
 __cilkrts_pedigree __cilkrts_get_pedigree(void) {
@@ -211,20 +216,27 @@ __cilkrts_pedigree __cilkrts_get_pedigree(void) {
   return {F->rank, &F->node};
 }
 
-void __cilkrts_bump_worker_rank(void) { bump(currentOrRoot()); }
+void __cilkrts_bump_worker_rank(void) { ++currentOrRoot()->rank; }
 
 uint64_t __cilkrts_get_dprand(void) {
   PedigreeFrame *F = currentOrRoot();
-  bump(F);
-  return __weft_dprng_mix_mod_p(F->dot);
+  ++F->rank;
+  std::uint64_t Prefix = prefixOf(F);
+  return __weft_dprng_mix_mod_p(__weft_dprng_add_mod_p(
+      Prefix, termOf(F->rank, F->depth.load(std::memory_order_relaxed))));
 }
 
 void __cilkrts_init_dprng(void) {
   ensureTable();
   fillTable();
-  // The running strand's sum was made with the old table.
-  if (PedigreeFrame *F = current())
-    F->dot = dotOf(F);
+  // The running strand's levels computed their prefixes with the old
+  // table: forget them, down from a top level made again.
+  PedigreeFrame *F = current();
+  for (; F && F->node.parent; F = frameOf(F->node.parent))
+    F->prefix.store(kUnknownPrefix, std::memory_order_relaxed);
+  if (F)
+    F->prefix.store(__weft_dprng_add_mod_p(Offset, termOf(F->node.rank, 0)),
+                    std::memory_order_release);
 }
 
 void __cilkrts_dprand_set_seed(uint64_t NewSeed) {

@@ -11,15 +11,20 @@
 //   in OpenCilk and Cilk Plus: calls are invisible in a pedigree.
 // - Only the strand that owns a frame changes its rank: the parent's
 //   continuation, on whichever worker runs it. A child reads nothing of
-//   its parent's but the node, which never changes once made, so a thief
-//   advancing the parent's rank races with nobody.
+//   its parent's but the node and the prefix, which never change once
+//   made, so a thief advancing the parent's rank races with nobody.
 // - Where a strand may start on another thread (a stolen continuation, the
 //   code after a sync that had to wait, a landing pad), the lowering sets
 //   the thread's current frame from the function's own pointer to it,
 //   which the coroutine frame carries.
 //
-// Each frame also keeps DotMix's sum for its strand (weft/pedigree.h), so
-// a random number costs a mix.
+// DotMix (weft/pedigree.h) sums (t + 1) * m[level] over a pedigree's
+// terms. The terms above a frame's level never change while it lives, so
+// their sum, the frame's prefix, is computed once, when a strand of the
+// frame first draws, and kept; a draw adds its own rank's term and mixes.
+// A level's depth is found the same way. A spawn or a sync then costs a
+// few stores and an increment: what the plugin inlines into every fast
+// clone (runtime/fast_path.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_RUNTIME_PEDIGREE_H
@@ -28,6 +33,7 @@
 #include "weft/frame_abi.h"
 #include "weft/pedigree.h"
 
+#include <atomic>
 #include <cstdint>
 
 namespace weft {
@@ -35,12 +41,40 @@ namespace weft {
 struct PedigreeFrame {
   __cilkrts_pedigree node; // { rank at the level above, its node }: fixed
   std::uint64_t rank;      // the running strand's rank at this level
-  std::uint64_t dot;       // DotMix's sum for the running strand, mod p
-  std::uint64_t depth;     // this level's index in the pedigree
+  // This level's index in the pedigree, and DotMix's sum over the terms
+  // above it plus the offset, mod p: both unknown (prefix kUnknownPrefix)
+  // until a strand of this level, or of one below, first draws. Written by
+  // whichever strand needs them first, maybe two at once (a parent's
+  // continuation and a child computing its own): the same values. The
+  // prefix is stored last, with release, and read with acquire, so that
+  // a known prefix comes with its depth.
+  std::atomic<std::uint64_t> depth;
+  std::atomic<std::uint64_t> prefix;
 };
+
+/// No residue mod p is this large.
+inline constexpr std::uint64_t kUnknownPrefix = ~std::uint64_t(0);
 
 static_assert(sizeof(PedigreeFrame) == WEFT_PEDIGREE_FRAME_SIZE);
 static_assert(alignof(PedigreeFrame) <= WEFT_PEDIGREE_FRAME_ALIGN);
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
+
+namespace detail {
+/// The running strand's frame, or null on a thread that never had one.
+/// Read and written directly only by the inlined hooks (fast_path.cpp),
+/// whose thread-local accesses the IR pass keeps apart across calls;
+/// pedigree.cpp goes through accessors that are never inlined.
+extern __thread PedigreeFrame *CurrentPedigree;
+} // namespace detail
+
+/// A spawn's bookkeeping: \p Child becomes the level below \p Parent.
+inline void beginChildPedigree(PedigreeFrame *Parent, PedigreeFrame *Child) {
+  Child->node.rank = Parent->rank;
+  Child->node.parent = &Parent->node;
+  Child->rank = 0;
+  Child->prefix.store(kUnknownPrefix, std::memory_order_relaxed);
+  ++Parent->rank;
+}
 
 /// Runs reducer callbacks under a pedigree of their own: a callback runs
 /// when a steal or a sync calls for it, not at a point of the serial

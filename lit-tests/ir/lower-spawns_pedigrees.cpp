@@ -1,5 +1,6 @@
 // Verify that a pedigree build (-fplugin-arg-weft-pedigrees) keeps each
-// strand's pedigree: the function's frame taken after the prologue; at a
+// strand's pedigree: the function's frame taken where its first use needs
+// it, off the paths that spawn nothing; at a
 // spawn, the child's frame made (a lifetime-bounded alloca) before the
 // push and the parent's made the thread's again right after the call, the
 // child's lifetime ending there; the parent's frame again after every
@@ -34,11 +35,16 @@ void fill(long *a, int n) {
 long plain(long n) { return n + 1; }
 
 // CHECK-LABEL: define {{.*}} @_Z3fibl(
-// CHECK: %[[PED:.*]] = call ptr @__weft_pedigree_enter()
+// Not on the path of `return n`, which spawns nothing: the frame is taken
+// where the first spawn needs it.
+// CHECK: br i1 %{{.*}}, label %{{.*}}, label %[[REC:.*]]
+// CHECK-NOT: @__weft_pedigree_enter()
+// CHECK: [[REC]]:
 // The child's frame: a statement temporary, each clone's own after the
 // split (DynamicAllocas.cpp).
 // CHECK: %[[START:.*]] = call ptr @__weft_statement_alloca(i64 40, i64 8, i64 [[ID:[0-9]+]])
 // CHECK-NEXT: call void @__weft_statement_lifetime_start(ptr %[[START]])
+// CHECK-NEXT: %[[PED:.*]] = call ptr @__weft_pedigree_enter()
 // CHECK-NEXT: %[[CHILD:.*]] = call ptr @__weft_statement_alloca(i64 40, i64 8, i64 [[ID]])
 // CHECK-NEXT: call void @__weft_pedigree_spawn(ptr %[[PED]], ptr %[[CHILD]])
 // CHECK-NEXT: call token @llvm.coro.save(
@@ -60,8 +66,14 @@ long plain(long n) { return n + 1; }
 // CHECK: landingpad
 // CHECK-NEXT: catch ptr null
 // CHECK-NEXT: call void @__weft_pedigree_resume(ptr %[[PED]])
+// The frame from the suspended paths; poison from the direct returns,
+// which may not have taken it.
+// CHECK: weft.exit:
+// CHECK: %[[EXITPED:.*]] = phi ptr
+// CHECK-SAME: [ %[[PED]], %weft.suspended ]
+// CHECK-SAME: [ poison, %weft.finish.fast ]
 // CHECK: weft.exit.result:
-// CHECK-NEXT: call void @__weft_pedigree_resume(ptr %[[PED]])
+// CHECK-NEXT: call void @__weft_pedigree_resume(ptr %[[EXITPED]])
 
 // CHECK-LABEL: define {{.*}} @_Z4fillPli(
 // CHECK-NOT: __weft_pedigree_enter

@@ -71,7 +71,15 @@ struct FastPathPair {
 };
 constexpr FastPathPair FastPaths[] = {
     {runtimeName(RuntimeFn::Push), runtimeName(RuntimeFn::PushInline)},
-    {runtimeName(RuntimeFn::Pop), runtimeName(RuntimeFn::PopInline)}};
+    {runtimeName(RuntimeFn::Pop), runtimeName(RuntimeFn::PopInline)},
+    {runtimeName(RuntimeFn::PedigreeEnter),
+     runtimeName(RuntimeFn::PedigreeEnterInline)},
+    {runtimeName(RuntimeFn::PedigreeSpawn),
+     runtimeName(RuntimeFn::PedigreeSpawnInline)},
+    {runtimeName(RuntimeFn::PedigreeResume),
+     runtimeName(RuntimeFn::PedigreeResumeInline)},
+    {runtimeName(RuntimeFn::PedigreeSync),
+     runtimeName(RuntimeFn::PedigreeSyncInline)}};
 
 /// The calls of \p Name in functions where the fast path may be inlined.
 SmallVector<CallInst *, 16> inlinableCalls(Module &M, StringRef Name) {

@@ -13,6 +13,7 @@
 
 #include "weft/frame_abi.h"
 
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -73,8 +74,8 @@ void PedigreeHooks::sync(Instruction *Before) {
   IRBuilder<>(Before).CreateCall(Sync, {Frame});
 }
 
-void PedigreeHooks::resume(IRBuilderBase &B) {
-  B.CreateCall(Resume, {Frame});
+void PedigreeHooks::resume(IRBuilderBase &B, Value *Same) {
+  B.CreateCall(Resume, {Same ? Same : Frame});
 }
 
 void PedigreeHooks::resumeInLandingPads(Function &F) {
@@ -83,6 +84,38 @@ void PedigreeHooks::resumeInLandingPads(Function &F) {
       IRBuilder<> B(Pad->getNextNode());
       resume(B);
     }
+}
+
+void PedigreeHooks::sinkEnter() {
+  auto *Enter = cast<Instruction>(Frame);
+  Function &F = *Enter->getFunction();
+  DominatorTree DT(F);
+  BasicBlock *Common = nullptr;
+  auto Include = [&](BasicBlock *BB) {
+    if (DT.isReachableFromEntry(BB))
+      Common = Common ? DT.findNearestCommonDominator(Common, BB) : BB;
+  };
+  for (Use &U : Enter->uses()) {
+    // A phi needs the frame only where it comes from (the exit's, from
+    // the suspended paths).
+    if (auto *Phi = dyn_cast<PHINode>(U.getUser()))
+      Include(Phi->getIncomingBlock(U));
+    else
+      Include(cast<Instruction>(U.getUser())->getParent());
+  }
+  // Nothing gained in the entry block; and a landing pad's first user may
+  // run while the thread's frame is still a child's that threw.
+  if (!Common || Common == Enter->getParent() || Common->isEHPad())
+    return;
+  // Any point of the function's own code will do: the thread's frame is
+  // the function's there, whatever ran before.
+  Instruction *Before = Common->getTerminator();
+  for (Instruction &I : *Common)
+    if (!isa<PHINode>(I) && is_contained(Enter->users(), &I)) {
+      Before = &I;
+      break;
+    }
+  Enter->moveBefore(Before);
 }
 
 } // namespace weft

@@ -67,10 +67,15 @@ public:
   /// Counts a sync before \p Before.
   void sync(llvm::Instruction *Before);
   /// Makes the function's frame the thread's again, at \p B's insertion
-  /// point.
-  void resume(llvm::IRBuilderBase &B);
+  /// point; \p Frame if given, a value that is the function's frame.
+  void resume(llvm::IRBuilderBase &B, llvm::Value *Frame = nullptr);
+  /// The function's frame, as enter() took it.
+  llvm::Value *frame() const { return Frame; }
   /// resume() in every landing pad of \p F.
   void resumeInLandingPads(llvm::Function &F);
+  /// Once every call is in: takes the frame no earlier than its uses need,
+  /// so that a call that spawns nothing (a leaf of a recursion) does not.
+  void sinkEnter();
 
 private:
   llvm::FunctionCallee Enter, Spawn, Resume, Sync;

@@ -262,6 +262,8 @@ BasicBlock *SpawnLowering::getExit() {
   ExitWasSuspended = B.CreatePHI(B.getInt1Ty(), 4, "weft.suspended");
   if (!RetTy->isVoidTy())
     ExitValue = B.CreatePHI(RetTy, 4, "weft.retval");
+  if (Pedigrees)
+    ExitPedigree = B.CreatePHI(B.getPtrTy(), 4, "weft.pedigree.exit");
   B.CreateCall(RT.CoroEnd, {Handle, B.getFalse(), ConstantTokenNone::get(C)});
   B.CreateCondBr(ExitWasSuspended, FromFrame, Direct);
 
@@ -277,7 +279,7 @@ BasicBlock *SpawnLowering::getExit() {
   // completed: perhaps by its own thread (a native stack), which has run
   // other strands meanwhile.
   if (Pedigrees)
-    Pedigrees->resume(B);
+    Pedigrees->resume(B, ExitPedigree);
   if (Unwinds)
     rethrowAfterPark(B);
   Value *Result = nullptr;
@@ -295,6 +297,12 @@ void SpawnLowering::branchToExit(IRBuilder<> &B, bool Suspended, Value *V) {
   BasicBlock *Target = getExit();
   BasicBlock *From = B.GetInsertBlock();
   ExitWasSuspended->addIncoming(B.getInt1(Suspended), From);
+  // The direct returns need no frame: where they come from, a call that
+  // spawned nothing may not have taken one (Pedigrees.h, sinkEnter).
+  if (ExitPedigree)
+    ExitPedigree->addIncoming(
+        Suspended ? Pedigrees->frame() : PoisonValue::get(B.getPtrTy()),
+        From);
   if (ExitValue)
     ExitValue->addIncoming(V ? V : PoisonValue::get(RetTy), From);
   B.CreateBr(Target);
@@ -528,8 +536,10 @@ bool SpawnLowering::run(ArrayRef<CallBase *> SpawnList,
     lowerReturn(Ret);
   // A landing pad may take an exception that a child threw on its frame,
   // or one rethrown after a sync that resumed on another thread.
-  if (Pedigrees)
+  if (Pedigrees) {
     Pedigrees->resumeInLandingPads(F);
+    Pedigrees->sinkEnter();
+  }
 
   privatizeStatementTemporaries();
   F.addFnAttr(Attribute::PresplitCoroutine);

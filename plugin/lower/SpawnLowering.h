@@ -201,6 +201,8 @@ private:
   llvm::BasicBlock *Exit = nullptr;
   llvm::PHINode *ExitWasSuspended = nullptr;
   llvm::PHINode *ExitValue = nullptr;
+  // The pedigree frame, from the suspended paths only (Pedigrees.h).
+  llvm::PHINode *ExitPedigree = nullptr;
 
   // Exceptions: set by prepareUnwinding() when F can unwind at all.
   bool Unwinds = false;
