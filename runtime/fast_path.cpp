@@ -113,4 +113,8 @@ void __weft_pedigree_sync_inline(void *Frame) {
   ++static_cast<PedigreeFrame *>(Frame)->rank;
 }
 
+void __weft_pedigree_iteration_inline(uint64_t Index) {
+  beginIterationPedigree(detail::CurrentPedigree, Index);
+}
+
 } // extern "C"

@@ -161,6 +161,32 @@ void runIterations(void *Loop, std::uint64_t Lo, std::uint64_t Hi) {
   }
 }
 
+/// A piece of a loop whose chunk marks its own iterations: one frame for
+/// the piece, which each iteration's mark makes [..., r, i, 0].
+void runPiece(void *Loop, std::uint64_t Lo, std::uint64_t Hi) {
+  auto *L = static_cast<LoopPedigree *>(Loop);
+  PedigreeFrame Piece;
+  Piece.node = {Lo, &L->level.node};
+  Piece.rank = 0;
+  Piece.prefix.store(kUnknownPrefix, std::memory_order_relaxed);
+  setCurrent(&Piece);
+  L->run(L->context, Lo, Hi);
+}
+
+/// Runs a loop at a level below the caller's, through \p Piece.
+void runLoop(std::uint64_t N, std::int64_t Grain, Chunk Run, void *Context,
+             Splitter Split, Chunk Piece) {
+  PedigreeFrame *Parent = currentOrRoot();
+  LoopPedigree Loop;
+  beginChildPedigree(Parent, &Loop.level); // counts the loop in Parent
+  Loop.run = Run;
+  Loop.context = Context;
+  Split(N, Grain, Piece, &Loop);
+  // The splitter may return on another thread, whose frame was one of
+  // the iterations'.
+  setCurrent(Parent);
+}
+
 } // namespace
 
 PedigreeCallbackScope::PedigreeCallbackScope() : Saved(current()) {
@@ -200,15 +226,17 @@ void __weft_pedigree_sync(void *Frame) {
 void __weft_pedigree_parallel_for(std::uint64_t N, std::int64_t Grain,
                                   Chunk Run, void *Context,
                                   Splitter Split) {
-  PedigreeFrame *Parent = currentOrRoot();
-  LoopPedigree Loop;
-  beginChildPedigree(Parent, &Loop.level); // counts the loop in Parent
-  Loop.run = Run;
-  Loop.context = Context;
-  Split(N, Grain, &runIterations, &Loop);
-  // The splitter may return on another thread, whose frame was one of
-  // the iterations'.
-  setCurrent(Parent);
+  runLoop(N, Grain, Run, Context, Split, &runIterations);
+}
+
+void __weft_pedigree_parallel_for_chunks(std::uint64_t N, std::int64_t Grain,
+                                         Chunk Run, void *Context,
+                                         Splitter Split) {
+  runLoop(N, Grain, Run, Context, Split, &runPiece);
+}
+
+void __weft_pedigree_iteration(uint64_t Index) {
+  beginIterationPedigree(current(), Index);
 }
 
 __cilkrts_pedigree __cilkrts_get_pedigree(void) {

@@ -76,6 +76,14 @@ inline void beginChildPedigree(PedigreeFrame *Parent, PedigreeFrame *Child) {
   ++Parent->rank;
 }
 
+/// Iteration \p Index of a loop: \p F, the frame of a chunk of its
+/// iterations, becomes that iteration's.
+inline void beginIterationPedigree(PedigreeFrame *F, std::uint64_t Index) {
+  F->node.rank = Index;
+  F->rank = 0;
+  F->prefix.store(kUnknownPrefix, std::memory_order_relaxed);
+}
+
 /// Runs reducer callbacks under a pedigree of their own: a callback runs
 /// when a steal or a sync calls for it, not at a point of the serial
 /// order, so it must neither see nor advance the strands' ranks. Nothing

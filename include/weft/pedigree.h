@@ -73,9 +73,16 @@ static inline uint64_t __weft_dprng_add_mod_p(uint64_t a, uint64_t b) {
   return z;
 }
 
-/* (a * b) mod p for a and b in [0, p). */
+/* (a * b) mod p for a and b in [0, p), without a division: since
+ * 2^64 = 59 (mod p), a 128-bit hi * 2^64 + lo folds to hi * 59 + lo. Three
+ * folds bring any product below 2^64 (the first leaves hi < 60, the second
+ * a carry of at most one with lo < 3540), and one subtraction below p. */
 static inline uint64_t __weft_dprng_mul_mod_p(uint64_t a, uint64_t b) {
-  return (uint64_t)(((unsigned __int128)a * b) % WEFT_DPRNG_PRIME);
+  unsigned __int128 x = (unsigned __int128)a * b;
+  for (int fold = 0; fold < 3; ++fold)
+    x = (unsigned __int128)(uint64_t)(x >> 64) * 59 + (uint64_t)x;
+  uint64_t r = (uint64_t)x;
+  return r >= WEFT_DPRNG_PRIME ? r - WEFT_DPRNG_PRIME : r;
 }
 
 /* The table's entry j and the offset X for a seed: mixes of seed + j and

@@ -7,12 +7,15 @@
 // suspend (the stolen continuation, the sync that waited) and where a
 // parked fast clone returns; a sync counted after it completes, but not
 // the front end's sync before a return that follows it; parallel loops
-// called through __weft_pedigree_parallel_for with the splitter as an
-// argument, renamed in workspan mode; and nothing of it in a normal build
+// called through __weft_pedigree_parallel_for_chunks with the splitter as
+// an argument (renamed in workspan mode), each iteration of the chunk
+// marked; and nothing of it in a normal build
 // or a function that does not spawn.
 //
 // RUN: %clangxx -fplugin=%plugin -fplugin-arg-weft-pedigrees -O1 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.ll
-// RUN: %opt-weft -passes='weft-lower-spawns<pedigrees>' -S %t.ll | FileCheck %s
+// RUN: %opt-weft -passes='weft-lower-spawns<pedigrees>' -S %t.ll > %t.lowered.ll
+// RUN: FileCheck %s < %t.lowered.ll
+// RUN: FileCheck --check-prefix=CHUNK %s < %t.lowered.ll
 // RUN: %opt-weft -passes=weft-lower-spawns -S %t.ll | FileCheck --check-prefix=NORMAL %s
 // RUN: %clangxx -fplugin=%plugin -fplugin-arg-weft-pedigrees -fplugin-arg-weft-workspan -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=WORKSPAN %s
 // RUN: %clangxx -fplugin=%plugin -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=NORMAL %s
@@ -77,7 +80,15 @@ long plain(long n) { return n + 1; }
 
 // CHECK-LABEL: define {{.*}} @_Z4fillPli(
 // CHECK-NOT: __weft_pedigree_enter
-// CHECK: call void @__weft_pedigree_parallel_for(i64 %{{.*}}, i64 0, ptr @_Z4fillPli.weft.pfor, ptr %{{.*}}, ptr @__weft_parallel_for)
+// CHECK: call void @__weft_pedigree_parallel_for_chunks(i64 %{{.*}}, i64 0, ptr @_Z4fillPli.weft.pfor, ptr %{{.*}}, ptr @__weft_parallel_for)
+
+// Each iteration of the chunk starts a pedigree of its own.
+// CHUNK-LABEL: define internal void @_Z4fillPli.weft.pfor(ptr %ctx, i64 %lo, i64 %hi)
+// CHUNK: %[[K:.*]] = load i64, ptr
+// CHUNK-NEXT: %[[IN:.*]] = icmp ult i64 %[[K]], %hi
+// CHUNK-NEXT: br i1 %[[IN]], label %[[BODY:.*]], label %
+// CHUNK: [[BODY]]:
+// CHUNK-NEXT: call void @__weft_pedigree_iteration(i64 %[[K]])
 
 // CHECK-LABEL: define {{.*}} @_Z5plainl(
 // CHECK-NOT: __weft_pedigree
@@ -90,6 +101,6 @@ long plain(long n) { return n + 1; }
 // WORKSPAN-DAG: call ptr @__weft_pedigree_enter()
 // WORKSPAN-DAG: call i32 @__weft_workspan_enter()
 // WORKSPAN-LABEL: define {{.*}} @_Z4fillPli(
-// WORKSPAN: call void @__weft_pedigree_parallel_for({{.*}}, ptr nonnull @__weft_parallel_for_workspan)
+// WORKSPAN: call void @__weft_pedigree_parallel_for_chunks({{.*}}, ptr nonnull @__weft_parallel_for_workspan)
 
 // NORMAL-NOT: __weft_pedigree

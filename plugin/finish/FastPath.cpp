@@ -79,7 +79,9 @@ constexpr FastPathPair FastPaths[] = {
     {runtimeName(RuntimeFn::PedigreeResume),
      runtimeName(RuntimeFn::PedigreeResumeInline)},
     {runtimeName(RuntimeFn::PedigreeSync),
-     runtimeName(RuntimeFn::PedigreeSyncInline)}};
+     runtimeName(RuntimeFn::PedigreeSyncInline)},
+    {runtimeName(RuntimeFn::PedigreeIteration),
+     runtimeName(RuntimeFn::PedigreeIterationInline)}};
 
 /// The calls of \p Name in functions where the fast path may be inlined.
 SmallVector<CallInst *, 16> inlinableCalls(Module &M, StringRef Name) {

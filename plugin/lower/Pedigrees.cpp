@@ -23,20 +23,57 @@ using namespace llvm;
 
 namespace weft {
 
+namespace {
+
+/// Marks the start of each iteration of \p Chunk, an outlined loop
+/// (parallel_for/ParallelFor.cpp) whose loop runs `for (k = lo; k < hi;
+/// ++k)`: where the comparison with `hi` enters the body, the iteration's
+/// pedigree begins. Returns false, changing nothing, if the loop is not in
+/// that form.
+bool markIterations(Function &Chunk, FunctionCallee Mark) {
+  Argument *Hi = Chunk.getArg(2);
+  SmallVector<std::pair<BasicBlock *, Value *>, 1> Starts;
+  for (User *U : Hi->users()) {
+    auto *Cmp = dyn_cast<ICmpInst>(U);
+    if (!Cmp || Cmp->getPredicate() != ICmpInst::ICMP_ULT ||
+        Cmp->getOperand(1) != Hi)
+      return false;
+    for (User *CmpUser : Cmp->users()) {
+      auto *Br = dyn_cast<BranchInst>(CmpUser);
+      if (!Br || !Br->isConditional() || !Br->getSuccessor(0)->getSinglePredecessor())
+        return false;
+      Starts.push_back({Br->getSuccessor(0), Cmp->getOperand(0)});
+    }
+  }
+  if (Starts.empty())
+    return false;
+  for (auto [Body, Index] : Starts)
+    IRBuilder<>(Body, Body->getFirstInsertionPt()).CreateCall(Mark, {Index});
+  return true;
+}
+
+} // namespace
+
 bool routeParallelLoopsThroughPedigrees(Module &M) {
   Function *Splitter = M.getFunction(runtimeName(RuntimeFn::ParallelFor));
   if (!Splitter)
     return false;
-  FunctionCallee Through =
-      getRuntimeFunction(M, RuntimeFn::PedigreeParallelFor);
   SmallVector<CallInst *, 8> Calls;
   for (User *U : Splitter->users())
     if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getCalledFunction() == Splitter)
       Calls.push_back(CI);
+  FunctionCallee Mark = getRuntimeFunction(M, RuntimeFn::PedigreeIteration);
   for (CallInst *CI : Calls) {
+    // A chunk whose iterations are marked runs whole pieces, as without
+    // pedigrees; any other is called once per iteration.
+    auto *Chunk = dyn_cast<Function>(CI->getArgOperand(2));
+    RuntimeFn Entry = Chunk && markIterations(*Chunk, Mark)
+                          ? RuntimeFn::PedigreeParallelForChunks
+                          : RuntimeFn::PedigreeParallelFor;
     SmallVector<Value *, 5> Args(CI->args());
     Args.push_back(Splitter);
-    CallInst *New = CallInst::Create(Through, Args, "", CI->getIterator());
+    CallInst *New = CallInst::Create(getRuntimeFunction(M, Entry), Args, "",
+                                     CI->getIterator());
     New->setDebugLoc(CI->getDebugLoc());
     CI->eraseFromParent();
   }

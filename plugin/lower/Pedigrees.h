@@ -27,8 +27,13 @@
 // of the fast or slow clone has its own (DynamicAllocas.cpp), since the
 // child still runs on it while a thief may spawn the next one.
 //
-// Parallel loops call the splitter through __weft_pedigree_parallel_for,
-// which gives each iteration a level of its own whatever the grain.
+// Parallel loops call the splitter through __weft_pedigree_parallel_for_chunks,
+// which gives each piece a level below the loop's, and the outlined loop
+// marks where each iteration starts, which makes the level that
+// iteration's, [..., r, i, 0], whatever the grain:
+//
+//   for.body:                                  ; k < hi
+//     call void @__weft_pedigree_iteration(i64 %k)
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_PLUGIN_LOWER_PEDIGREES_H
@@ -49,7 +54,10 @@ class Value;
 namespace weft {
 
 /// Module-wide: the parallel loops' splitter calls go through
-/// __weft_pedigree_parallel_for. Returns true if it changed anything.
+/// __weft_pedigree_parallel_for_chunks, their chunks marking each
+/// iteration (or, for a chunk not in the outliner's form, through
+/// __weft_pedigree_parallel_for, a call per iteration). Returns true if it
+/// changed anything.
 bool routeParallelLoopsThroughPedigrees(llvm::Module &M);
 
 /// Emits the pedigree hooks into one spawning function at a time.
