@@ -26,7 +26,10 @@
 // (weft-clang's -fopencilk-enable-pedigrees or --weft-pedigrees): every
 // spawning function keeps its strands' pedigrees (Pedigrees.h), and
 // __weft_pedigrees__ and OpenCilk's __cilk_pedigrees__ are defined
-// (docs/pedigrees.md).
+// (docs/pedigrees.md). -fplugin-arg-weft-cilkscale-benchmark (weft-clang's
+// -fcilktool=cilkscale-benchmark) builds the normal program and defines
+// __weft_cilkscale_benchmark__ and __cilkscale__, for which
+// <cilk/cilkscale.h> reads wall-clock time (docs/workspan.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -201,6 +204,9 @@ protected:
       Macros += "#define __weft_race__ 1\n#define __cilksan__ 1\n";
     if (Pedigrees)
       Macros += "#define __weft_pedigrees__ 1\n#define __cilk_pedigrees__ 1\n";
+    if (CilkscaleBenchmark)
+      Macros += "#define __weft_cilkscale_benchmark__ 1\n"
+                "#define __cilkscale__ 1\n";
     PP.setPredefines(withBuiltinMacros(PP.getPredefines(), Macros));
     watchSerialKeywords(PP, inputKind(CI.getFrontendOpts()));
     watchTokens(PP);
@@ -227,14 +233,19 @@ protected:
         Pedigrees = true;
         continue;
       }
+      // The normal build, whose <cilk/cilkscale.h> reads wall-clock time.
+      if (Arg == "cilkscale-benchmark") {
+        CilkscaleBenchmark = true;
+        continue;
+      }
       Analysis Asked = Arg == "workspan" ? Analysis::WorkSpan
                        : Arg == "race"   ? Analysis::Race
                                          : Analysis::None;
       if (Asked == Analysis::None) {
         Diags.Report(Diags.getCustomDiagID(
             DiagnosticsEngine::Error, "unknown argument '%0' for the weft "
-                                      "plugin (expected 'workspan', 'race' "
-                                      "or 'pedigrees')"))
+                                      "plugin (expected 'workspan', 'race', "
+                                      "'pedigrees' or 'cilkscale-benchmark')"))
             << Arg;
         return false;
       }
@@ -251,6 +262,13 @@ protected:
       }
       Mode = Asked;
     }
+    if (CilkscaleBenchmark && Mode != Analysis::None) {
+      Diags.Report(Diags.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "the weft plugin's 'cilkscale-benchmark' argument builds the normal "
+          "program, timed; it cannot be combined with 'workspan' or 'race'"));
+      return false;
+    }
     return true;
   }
 
@@ -261,6 +279,8 @@ private:
   Analysis Mode = Analysis::None;
   // Keeping the strands' pedigrees (any of the three).
   bool Pedigrees = false;
+  // Cilkscale's benchmark mode: normal code, <cilk/cilkscale.h> timing it.
+  bool CilkscaleBenchmark = false;
 };
 
 } // namespace

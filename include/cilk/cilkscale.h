@@ -15,7 +15,14 @@
  * them. wsp_dump() adds a row to the report printed at exit (a table on
  * stderr; CSV to the file named by WEFT_WORKSPAN_OUT or CILKSCALE_OUT).
  *
- * Outside workspan mode (without the plugin, or with it in normal mode)
+ * Built with -fcilktool=cilkscale-benchmark instead (the plugin's
+ * cilkscale-benchmark argument), the program runs in parallel and a
+ * reading's work is the wall-clock time since the run started (span and
+ * burdened span are zero): wsp_dump() writes `tag,seconds` of a
+ * difference at once, as OpenCilk's benchmark tool does (docs/workspan.md,
+ * "Benchmark mode").
+ *
+ * Outside both modes (without the plugin, or with it in normal mode)
  * these are what OpenCilk's header gives without -fcilktool=cilkscale:
  * every reading is zero, wsp_dump() does nothing and `os << w` prints
  * nothing, so the program compiles and runs unchanged.
@@ -65,6 +72,21 @@ static inline wsp_t wsp_sub(wsp_t lhs, wsp_t rhs) WEFT_WSP_NOEXCEPT {
 WEFT_WSP_EXTERN_C wsp_t wsp_getworkspan(void) WEFT_WSP_NOTHROW;
 WEFT_WSP_EXTERN_C void wsp_dump(wsp_t wsp, const char *tag);
 
+#elif defined(__weft_cilkscale_benchmark__)
+
+/* Benchmark mode: wall-clock time of the parallel run
+ * (runtime/analysis/benchmark.cpp). */
+WEFT_WSP_EXTERN_C int64_t __weft_cilkscale_benchmark_now(void) WEFT_WSP_NOTHROW;
+WEFT_WSP_EXTERN_C void __weft_cilkscale_benchmark_dump(int64_t ns,
+                                                       const char *tag);
+static inline wsp_t wsp_getworkspan(void) WEFT_WSP_NOEXCEPT {
+  wsp_t now = {__weft_cilkscale_benchmark_now(), 0, 0};
+  return now;
+}
+static inline void wsp_dump(wsp_t wsp, const char *tag) {
+  __weft_cilkscale_benchmark_dump(wsp.work, tag);
+}
+
 #else
 
 static inline wsp_t wsp_getworkspan(void) WEFT_WSP_NOEXCEPT {
@@ -99,6 +121,8 @@ inline std::ostream &operator<<(std::ostream &os, const wsp_t &w) {
   os << w.work * 1e-9 << ", " << w.span * 1e-9 << ", "
      << double(w.work) / double(w.span) << ", " << w.bspan * 1e-9 << ", "
      << double(w.work) / double(w.bspan);
+#elif defined(__weft_cilkscale_benchmark__)
+  os << w.work * 1e-9; // the time, in seconds, as OpenCilk's benchmark prints
 #else
   (void)w;
 #endif

@@ -74,4 +74,4 @@ long plain(long n) { return n + 1; }
 // NORMAL-NOT: __weft_workspan
 // NORMAL-NOT: __weft_parallel_for_workspan
 
-// BADARG: error: unknown argument 'sundial' for the weft plugin (expected 'workspan', 'race' or 'pedigrees')
+// BADARG: error: unknown argument 'sundial' for the weft plugin (expected 'workspan', 'race', 'pedigrees' or 'cilkscale-benchmark')
