@@ -59,7 +59,7 @@ string(JOIN ", " CPACK_DEBIAN_PACKAGE_DEPENDS
 # The race detector's reports name file and line through llvm-symbolizer,
 # which llvm-N holds; without it they name addresses.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "llvm-${WEFT_LLVM_VERSION}")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "cmake, pkgconf | pkg-config")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "cmake, pkgconf | pkg-config, python3, gnuplot-nox | gnuplot")
 set(CPACK_DEBIAN_PACKAGE_PROVIDES "weft (= ${PROJECT_VERSION})")
 set(CPACK_DEBIAN_PACKAGE_CONFLICTS weft)
 set(CPACK_DEBIAN_PACKAGE_REPLACES weft)

@@ -87,6 +87,7 @@ config.substitutions.append(("%opt-weft", os.path.join(config.llvm_tools_dir, "o
                              + " -load-pass-plugin=" + passlib))
 config.substitutions.append(("%run-check", "bash " + os.path.join(
     config.test_source_root, "run-check.sh")))
+config.substitutions.append(("%weft-scale", os.path.join(config.weft_bin_dir, "weft-scale")))
 config.substitutions.append(("%same-at-every-p", "bash " + os.path.join(
     config.test_source_root, "same-at-every-p.sh")))
 config.substitutions.append(("%until-stolen", "bash " + os.path.join(
@@ -101,6 +102,9 @@ if os.path.exists(os.path.join(config.weft_lib_dir, "libweft_race.a")):
     config.available_features.add("weft-race-archive")
 if shutil.which("dpkg-deb", path=config.environment["PATH"]):
     config.available_features.add("dpkg")
+# weft-scale draws its plots with it (scripts/setup.sh installs it).
+if shutil.which("gnuplot", path=config.environment["PATH"]):
+    config.available_features.add("gnuplot")
 if shutil.which("csmith", path=config.environment["PATH"]) and any(
         os.path.exists(os.path.join(d, "csmith.h"))
         for d in ("/usr/include/csmith", "/usr/local/include/csmith")):
