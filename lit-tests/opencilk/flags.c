@@ -4,9 +4,10 @@
  * --opencilk-resource-dir (Weft's runtime is linked instead),
  * -fsanitize=cilk (the race detector; in a list with other sanitizers, an
  * error), -fopencilk-enable-pedigrees and -lopencilk-pedigrees (pedigrees,
- * __cilk_pedigrees__ defined) and -fcilktool=cilkscale,
- * cilkscale-instructions and cilkscale-benchmark (the work/span
- * analysis); that OpenCilk's predefined
+ * __cilk_pedigrees__ defined), -fcilktool=cilkscale and
+ * cilkscale-instructions (the work/span analysis) and cilkscale-benchmark
+ * (the parallel build, its regions timed: a last CSV row for the whole
+ * run); that OpenCilk's predefined
  * macros are there (__cilk is 200; __cilksan__ and __cilkscale__ in those
  * builds); and that a flag Weft cannot honour is one clear line and a
  * failed build, never dropped.
@@ -38,6 +39,11 @@
  * SCALE-NEXT: cilkscale
  * RUN: %weftcc -fopencilk -fcilktool=cilkscale-benchmark -O2 %s -o %t.bench
  * RUN: %t.bench macros 2> /dev/null | FileCheck --check-prefix=SCALE %s
+ * RUN: %t.bench macros 2> /dev/null | FileCheck --check-prefix=BENCH %s
+ * BENCH: cilkscale
+ * BENCH-NEXT: tag,time (seconds)
+ * BENCH-NEXT: {{^}},{{[0-9]+\.[0-9]+$}}
+ * RUN: env CILKSCALE_OUT=%t.bench.csv %run-check %t.bench %t.serial
  *
  * RUN: not %weftcc -fopencilk -fcilktool=cilksan %s -o %t.x 2>&1 | FileCheck --check-prefix=TOOL %s
  * TOOL: weft-clang: error: -fcilktool=cilksan: Weft's Cilk tools are -fcilktool=cilkscale
