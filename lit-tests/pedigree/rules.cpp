@@ -8,7 +8,7 @@
 // implicit syncs, cilk_scope, spawned statements and lambdas, cilk_for at
 // several grains, nested and with spawns inside, weft::parallel_for,
 // reducers whose callbacks draw numbers themselves, a thread that is not a
-// worker, a seed and the table made again.
+// worker, a seed and the table made again; also in the analyses' builds.
 //
 // RUN: %weftcxx --weft-pedigrees -O2 %s -o %t
 // RUN: %same-at-every-p %t | FileCheck %s
@@ -16,6 +16,15 @@
 // RUN: %same-at-every-p %t.O0 | FileCheck %s
 // RUN: %weftcxx --weft-pedigrees -O1 -fsanitize=address %s -o %t.asan
 // RUN: %same-at-every-p %t.asan | FileCheck %s
+// The analyses, which run on one worker, keep the same pedigrees; the race
+// detector finds the program free of races.
+// RUN: %weftcxx --weft-pedigrees --weft-race -O1 %s -o %t.race
+// RUN: %t.race > %t.race.out 2> %t.race.err
+// RUN: FileCheck %s < %t.race.out
+// RUN: FileCheck --check-prefix=RACE %s < %t.race.err
+// RUN: %weftcxx --weft-pedigrees --weft-workspan -O2 %s -o %t.ws
+// RUN: %t.ws 2> /dev/null | FileCheck %s
+// RACE: weft-race: races found: 0
 // CHECK: mismatches 0
 // CHECK-NEXT: checks 5513
 
