@@ -117,7 +117,7 @@ void PedigreeHooks::resume(IRBuilderBase &B, Value *Same) {
 
 void PedigreeHooks::resumeInLandingPads(Function &F) {
   for (BasicBlock &BB : F)
-    if (auto *Pad = dyn_cast<LandingPadInst>(BB.getFirstNonPHI())) {
+    if (auto *Pad = dyn_cast<LandingPadInst>(&*BB.getFirstNonPHIIt())) {
       IRBuilder<> B(Pad->getNextNode());
       resume(B);
     }
@@ -152,7 +152,7 @@ void PedigreeHooks::sinkEnter() {
       Before = &I;
       break;
     }
-  Enter->moveBefore(Before);
+  compat::moveBefore(Enter, Before);
 }
 
 } // namespace weft
