@@ -16,12 +16,13 @@
 //
 // So in race mode this step puts !nosanitize, which TSan skips, on every
 // load, store and memory intrinsic whose address is a constant offset into
-// the frame, or a phi or select of such addresses, and that touches only
+// the frame, or one of a few such addresses chosen by phis, selects, or a
+// GEP whose index is one of a few constants, and that touches only
 // frame fields (the frame's layout is coro-split's `<function>.Frame`
 // type) whose address no clone of the coroutine takes: the header, the
 // index and the spills, which only the clones themselves read and write. A
 // field whose address goes anywhere else in any clone (a call, a store, a
-// phi, a variable index) is one of the program's own variables, passed by
+// phi with other addresses, an index known only at run time) is one of the program's own variables, passed by
 // pointer, and its accesses stay instrumented; the program's variables whose address is
 // never taken stay uninstrumented, as TSan leaves any such alloca. The
 // promise is the runtime's WeftFrame, whose address the lowering passes to
@@ -49,6 +50,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -87,7 +89,7 @@ struct FrameUses {
   SmallVector<FrameAccess, 32> Accesses;
   SmallVector<uint64_t, 8> Taken;
   bool Opaque = false; // an address left the frame at an unknown offset
-  // Phis and selects of field addresses already followed, by offset.
+  // Phis, selects and GEPs of field addresses already followed, by offset.
   DenseSet<std::pair<Value *, uint64_t>> Merged;
 };
 
@@ -95,56 +97,131 @@ uint64_t storeSize(const DataLayout &DL, Type *Ty) {
   return DL.getTypeStoreSize(Ty).getKnownMinValue();
 }
 
-/// The offsets into the frame \p Uses.Base of the addresses a phi or a
-/// select \p Merge chooses from, if each is the frame plus a constant: the
-/// optimizer makes a loop's reloads of its variable from two spill slots
-/// one load through a phi of the slots' addresses.
-bool mergedOffsets(Instruction *Merge, const DataLayout &DL,
-                   const FrameUses &Uses, SmallVectorImpl<uint64_t> &Offsets) {
-  SmallVector<Value *, 4> Choices;
+/// How many addresses one access through merged frame addresses may take,
+/// and how many (address, offset) pairs are followed to find them: more
+/// than a few spill slots is a walk through the frame (a pointer that a
+/// loop advances), and its fields count as the program's.
+constexpr unsigned kMostOffsets = 64;
+constexpr unsigned kMostSteps = 256;
+
+/// The values a phi or a select chooses from.
+SmallVector<Value *, 4> choicesOf(Instruction *Merge) {
   if (auto *Phi = dyn_cast<PHINode>(Merge))
-    Choices.append(Phi->incoming_values().begin(),
-                   Phi->incoming_values().end());
-  else
-    Choices = {Merge->getOperand(1), Merge->getOperand(2)};
-  for (Value *V : Choices) {
-    if (V == Merge)
-      continue;
-    APInt Delta(DL.getIndexTypeSizeInBits(V->getType()), 0);
-    if (V->stripAndAccumulateConstantOffsets(DL, Delta, true) != Uses.Base ||
-        Delta.isNegative())
-      return false;
-    Offsets.push_back(Delta.getZExtValue());
+    return SmallVector<Value *, 4>(Phi->incoming_values());
+  return {Merge->getOperand(1), Merge->getOperand(2)};
+}
+
+/// The constants \p V may be, if it is one or a phi or select of such
+/// values (an index that InstCombine made of a phi of two GEPs).
+bool constantChoices(Value *V, SmallVectorImpl<APInt> &Values,
+                     SmallPtrSetImpl<Value *> &Seen) {
+  if (auto *C = dyn_cast<ConstantInt>(V)) {
+    Values.push_back(C->getValue());
+    return Values.size() <= kMostOffsets;
   }
+  if (!isa<PHINode, SelectInst>(V))
+    return false;
+  if (!Seen.insert(V).second)
+    return true;
+  for (Value *Choice : choicesOf(cast<Instruction>(V)))
+    if (!constantChoices(Choice, Values, Seen))
+      return false;
   return true;
 }
 
+/// The offsets into the frame \p Uses.Base that the address \p Address
+/// may be, if every one is the frame plus a constant, back through constant
+/// GEPs, phis, selects, and GEPs whose index is a phi or select of
+/// constants. The optimizer makes a loop's reloads of its variable from
+/// two spill slots one load through a phi of the slots' addresses; a
+/// landing pad that joins the cleanups of several spawns reloads a vector's
+/// pointers through a phi of such phis, or, once InstCombine has folded a
+/// phi of GEPs of the frame, through a GEP of the frame by a phi of the
+/// slots' offsets. Counted as an address let go, either made every slot it
+/// reached the program's, and its spill reloads stayed instrumented: those
+/// at a continuation's start come before its __weft_race_continue hook, so
+/// the detector counted them as the child's, and the parent's next spill
+/// to the slot as racing with them (random campaign, seed 140789).
+bool frameOffsets(Value *Address, const DataLayout &DL, const FrameUses &Uses,
+                  SmallVectorImpl<uint64_t> &Offsets) {
+  unsigned Bits = DL.getIndexTypeSizeInBits(Address->getType());
+  // Each step: an address, and the offset the way to it added. A way
+  // round a loop that adds nothing comes back to a step already taken.
+  DenseSet<std::pair<Value *, int64_t>> Steps;
+  SmallVector<std::pair<Value *, APInt>, 8> Work{{Address, APInt(Bits, 0)}};
+  while (!Work.empty()) {
+    auto [V, Shift] = Work.pop_back_val();
+    if (!Steps.insert({V, Shift.getSExtValue()}).second)
+      continue;
+    if (Steps.size() > kMostSteps)
+      return false;
+    APInt Delta(Bits, 0);
+    V = V->stripAndAccumulateConstantOffsets(DL, Delta, true);
+    Shift += Delta;
+    if (V == Uses.Base) {
+      if (Shift.isNegative())
+        return false;
+      Offsets.push_back(Shift.getZExtValue());
+      continue;
+    }
+    if (isa<PHINode, SelectInst>(V)) {
+      for (Value *Choice : choicesOf(cast<Instruction>(V)))
+        Work.push_back({Choice, Shift});
+      continue;
+    }
+    // An address plus one index that is one of a few constants.
+    auto *GEP = dyn_cast<GEPOperator>(V);
+    if (!GEP || GEP->getNumIndices() != 1)
+      return false;
+    TypeSize Stride = DL.getTypeAllocSize(GEP->getSourceElementType());
+    SmallVector<APInt, 8> Indices;
+    SmallPtrSet<Value *, 8> Seen;
+    if (Stride.isScalable() ||
+        !constantChoices(GEP->getOperand(1), Indices, Seen))
+      return false;
+    for (const APInt &Index : Indices)
+      Work.push_back(
+          {GEP->getPointerOperand(),
+           Shift + Index.sextOrTrunc(Bits) * Stride.getFixedValue()});
+  }
+  llvm::sort(Offsets);
+  Offsets.erase(std::unique(Offsets.begin(), Offsets.end()), Offsets.end());
+  return Offsets.size() <= kMostOffsets;
+}
+
 /// Follows \p Ptr (the frame plus \p Offset) through constant GEPs, and
-/// phis and selects of such addresses, to the instructions that use it.
+/// phis, selects and GEPs that choose among such addresses
+/// (frameOffsets()), to the instructions that use it.
 void collectUses(Value *Ptr, uint64_t Offset, const DataLayout &DL,
                  FrameUses &Uses) {
   for (Use &U : Ptr->uses()) {
     auto *User = U.getUser();
-    if (isa<PHINode, SelectInst>(User) &&
-        !(isa<SelectInst>(User) && U.getOperandNo() == 0)) {
-      SmallVector<uint64_t, 4> Offsets;
-      if (!mergedOffsets(cast<Instruction>(User), DL, Uses, Offsets)) {
+    auto *GEP = dyn_cast<GEPOperator>(User);
+    if (GEP && GEP->getPointerOperand() == Ptr) {
+      APInt Delta(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+      if (GEP->accumulateConstantOffset(DL, Delta) && !Delta.isNegative()) {
+        collectUses(GEP, Offset + Delta.getZExtValue(), DL, Uses);
+        continue;
+      }
+    }
+    // A phi or select of field addresses, or a GEP of one by a run-time
+    // index that is one of a few constants: each access through it may
+    // touch any of the fields it may address. Any other run-time index is
+    // an array's, the program's.
+    if (isa<GetElementPtrInst, PHINode>(User) ||
+        (isa<SelectInst>(User) && U.getOperandNo() != 0)) {
+      SmallVector<uint64_t, 8> Offsets;
+      if (!frameOffsets(User, DL, Uses, Offsets)) {
         Uses.Taken.push_back(Offset);
         continue;
       }
-      // Each access through it may touch any of the fields.
       for (uint64_t Each : Offsets)
         if (Uses.Merged.insert({User, Each}).second)
           collectUses(User, Each, DL, Uses);
       continue;
     }
-    if (auto *GEP = dyn_cast<GEPOperator>(User)) {
-      APInt Delta(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
-      if (GEP->getPointerOperand() == Ptr &&
-          GEP->accumulateConstantOffset(DL, Delta) && !Delta.isNegative())
-        collectUses(GEP, Offset + Delta.getZExtValue(), DL, Uses);
-      else
-        Uses.Taken.push_back(Offset); // an array indexed at run time
+    if (GEP) {
+      Uses.Taken.push_back(Offset);
       continue;
     }
     if (auto *Load = dyn_cast<LoadInst>(User)) {
