@@ -1,4 +1,4 @@
-/*===- weft/pedigree.h - Pedigrees and DotMix's arithmetic -----------------===*\
+/*===- weft/pedigree.h - Pedigrees and DotMix's arithmetic ----------------===*\
  *
  * What the runtime (runtime/pedigree.cpp) and the serial elision's
  * stand-ins in <cilk/cilk_api.h> share: the pedigree node that OpenCilk's

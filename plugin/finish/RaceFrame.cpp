@@ -17,14 +17,15 @@
 // So in race mode this step puts !nosanitize, which TSan skips, on every
 // load, store and memory intrinsic whose address is a constant offset into
 // the frame, or one of a few such addresses chosen by phis, selects, or a
-// GEP whose index is one of a few constants, and that touches only
-// frame fields (the frame's layout is coro-split's `<function>.Frame`
-// type) whose address no clone of the coroutine takes: the header, the
-// index and the spills, which only the clones themselves read and write. A
+// GEP whose index is one of a few constants, and that touches only frame
+// fields (the frame's layout is coro-split's `<function>.Frame` type)
+// whose address no clone of the coroutine takes: the header, the index
+// and the spills, which only the clones themselves read and write. A
 // field whose address goes anywhere else in any clone (a call, a store, a
-// phi with other addresses, an index known only at run time) is one of the program's own variables, passed by
-// pointer, and its accesses stay instrumented; the program's variables whose address is
-// never taken stay uninstrumented, as TSan leaves any such alloca. The
+// phi with other addresses, an index known only at run time) is one of
+// the program's own variables, passed by pointer, and its accesses stay
+// instrumented; the program's variables whose address is never taken stay
+// uninstrumented, as TSan leaves any such alloca. The
 // promise is the runtime's WeftFrame, whose address the lowering passes to
 // the runtime: its field is the frame's own whatever its uses.
 //

@@ -40,7 +40,8 @@ bool markIterations(Function &Chunk, FunctionCallee Mark) {
       return false;
     for (User *CmpUser : Cmp->users()) {
       auto *Br = dyn_cast<BranchInst>(CmpUser);
-      if (!Br || !Br->isConditional() || !Br->getSuccessor(0)->getSinglePredecessor())
+      if (!Br || !Br->isConditional() ||
+          !Br->getSuccessor(0)->getSinglePredecessor())
         return false;
       Starts.push_back({Br->getSuccessor(0), Cmp->getOperand(0)});
     }
@@ -60,7 +61,8 @@ bool routeParallelLoopsThroughPedigrees(Module &M) {
     return false;
   SmallVector<CallInst *, 8> Calls;
   for (User *U : Splitter->users())
-    if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getCalledFunction() == Splitter)
+    if (auto *CI = dyn_cast<CallInst>(U);
+        CI && CI->getCalledFunction() == Splitter)
       Calls.push_back(CI);
   FunctionCallee Mark = getRuntimeFunction(M, RuntimeFn::PedigreeIteration);
   for (CallInst *CI : Calls) {
