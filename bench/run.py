@@ -125,6 +125,9 @@ BENCHMARKS = {
                "20 sqrt per element"),
     "rounds_wide": (["2000", "20000"], "2000 dependent rounds of a 20000-element loop, "
                     "20 sqrt per element", "rounds"),
+    "montecarlo": (["4000000"], "pi from 4,000,000 points, two __cilkrts_get_dprand() "
+                   "draws each, in a cilk_for (without pedigrees here: "
+                   "bench/pedigrees.py)"),
 }
 
 
