@@ -148,15 +148,21 @@ struct LoopPedigree {
   void *context;
 };
 
-/// A piece of the loop: each iteration in its own frame, [..., r, i, 0].
+/// A frame one level below \p L's, the piece's current one.
+void enterPiece(LoopPedigree *L, PedigreeFrame *Piece, std::uint64_t Index) {
+  Piece->node.parent = &L->level.node;
+  beginIterationPedigree(Piece, Index);
+  setCurrent(Piece);
+}
+
+/// A piece of the loop, one call of the chunk per iteration, each in the
+/// piece's frame made iteration i's, [..., r, i, 0]. An iteration's strands
+/// have all ended when its call returns, so the next may have the frame.
 void runIterations(void *Loop, std::uint64_t Lo, std::uint64_t Hi) {
   auto *L = static_cast<LoopPedigree *>(Loop);
+  PedigreeFrame Iteration;
   for (std::uint64_t I = Lo; I != Hi; ++I) {
-    PedigreeFrame Iteration;
-    Iteration.node = {I, &L->level.node};
-    Iteration.rank = 0;
-    Iteration.prefix.store(kUnknownPrefix, std::memory_order_relaxed);
-    setCurrent(&Iteration);
+    enterPiece(L, &Iteration, I);
     L->run(L->context, I, I + 1);
   }
 }
@@ -166,10 +172,7 @@ void runIterations(void *Loop, std::uint64_t Lo, std::uint64_t Hi) {
 void runPiece(void *Loop, std::uint64_t Lo, std::uint64_t Hi) {
   auto *L = static_cast<LoopPedigree *>(Loop);
   PedigreeFrame Piece;
-  Piece.node = {Lo, &L->level.node};
-  Piece.rank = 0;
-  Piece.prefix.store(kUnknownPrefix, std::memory_order_relaxed);
-  setCurrent(&Piece);
+  enterPiece(L, &Piece, Lo);
   L->run(L->context, Lo, Hi);
 }
 
