@@ -126,7 +126,8 @@ std::int64_t __weft_after_push(void *WorkerPtr) {
   return W->deque.owner_mark();
 }
 
-/// __weft_push and __weft_after_push as the inlined fast path calls them:
+/// __weft_push, __weft_after_push and __weft_pedigree_enter as the inlined
+/// fast path calls them:
 /// with LLVM's preserve_most convention (preserve_most.h), so that a fast
 /// clone holds nothing in a callee-saved register, and so has no bigger
 /// stack frame at every level of its recursion, only because a value lives
@@ -134,6 +135,8 @@ std::int64_t __weft_after_push(void *WorkerPtr) {
 #if defined(__x86_64__)
 WEFT_PRESERVE_MOST_THUNK(__weft_push_preserving, __weft_push)
 WEFT_PRESERVE_MOST_THUNK(__weft_after_push_preserving, __weft_after_push)
+WEFT_PRESERVE_MOST_THUNK_TYPED(void *, __weft_pedigree_enter_preserving, (void),
+                               __weft_pedigree_enter)
 #endif
 
 /// Takes back the frame the caller pushed; false if a thief took it.

@@ -52,9 +52,11 @@ extern "C" {
 #if defined(__x86_64__)
 #define WEFT_RARE_PUSH __weft_push_preserving
 #define WEFT_RARE_AFTER_PUSH __weft_after_push_preserving
+#define WEFT_RARE_PEDIGREE_ENTER __weft_pedigree_enter_preserving
 #else
 #define WEFT_RARE_PUSH __weft_push
 #define WEFT_RARE_AFTER_PUSH __weft_after_push
+#define WEFT_RARE_PEDIGREE_ENTER __weft_pedigree_enter
 #endif
 
 std::int64_t __weft_push_inline(void *FramePtr) {
@@ -95,7 +97,7 @@ bool __weft_pop_inline(std::int64_t Mark) {
 void *__weft_pedigree_enter_inline(void) {
   PedigreeFrame *F = detail::CurrentPedigree;
   if (__builtin_expect(F == nullptr, 0))
-    return __weft_pedigree_enter(); // makes the thread's root
+    return WEFT_RARE_PEDIGREE_ENTER(); // makes the thread's root
   return F;
 }
 
@@ -111,6 +113,12 @@ void __weft_pedigree_resume_inline(void *Frame) {
 
 void __weft_pedigree_sync_inline(void *Frame) {
   ++static_cast<PedigreeFrame *>(Frame)->rank;
+}
+
+void __weft_pedigree_syncs_inline(uint64_t Count) {
+  // Zero on the paths that never went round the loop: nothing to read.
+  if (Count != 0)
+    detail::CurrentPedigree->rank += Count;
 }
 
 void __weft_pedigree_iteration_inline(uint64_t Index) {

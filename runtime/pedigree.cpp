@@ -226,6 +226,11 @@ void __weft_pedigree_sync(void *Frame) {
   ++static_cast<PedigreeFrame *>(Frame)->rank;
 }
 
+void __weft_pedigree_syncs(std::uint64_t Count) {
+  if (Count != 0)
+    current()->rank += Count;
+}
+
 void __weft_pedigree_parallel_for(std::uint64_t N, std::int64_t Grain,
                                   Chunk Run, void *Context,
                                   Splitter Split) {

@@ -27,7 +27,11 @@
 #define WEFT_PRESERVE_MOST_RESTORE(Reg)                                        \
   "pop %" #Reg "\n\t.cfi_adjust_cfa_offset -8\n\t"
 #define WEFT_PRESERVE_MOST_THUNK(Thunk, Target)                                \
-  extern "C" __attribute__((naked)) std::int64_t Thunk(void *) {             \
+  WEFT_PRESERVE_MOST_THUNK_TYPED(std::int64_t, Thunk, (void *), Target)
+/// The same for a Target of another type: \p Type and \p Parameters are
+/// the thunk's, as declared (weft/runtime_abi.def).
+#define WEFT_PRESERVE_MOST_THUNK_TYPED(Type, Thunk, Parameters, Target)        \
+  extern "C" __attribute__((naked)) Type Thunk Parameters {                    \
     asm(WEFT_PRESERVE_MOST_SAVE(rcx) WEFT_PRESERVE_MOST_SAVE(rdx)              \
             WEFT_PRESERVE_MOST_SAVE(rsi) WEFT_PRESERVE_MOST_SAVE(rdi)          \
                 WEFT_PRESERVE_MOST_SAVE(r8) WEFT_PRESERVE_MOST_SAVE(r9)        \

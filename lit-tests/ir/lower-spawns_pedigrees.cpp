@@ -98,7 +98,7 @@ long plain(long n) { return n + 1; }
 // CHECK: declare void @__weft_pedigree_spawn(ptr, ptr) [[NOUNWIND]]
 
 // WORKSPAN-LABEL: define {{.*}} @_Z3fibl(
-// WORKSPAN-DAG: call ptr @__weft_pedigree_enter()
+// WORKSPAN-DAG: ptr @__weft_pedigree_enter{{(_preserving)?}}()
 // WORKSPAN-DAG: call i32 @__weft_workspan_enter()
 // WORKSPAN-LABEL: define {{.*}} @_Z4fillPli(
 // WORKSPAN: call void @__weft_pedigree_parallel_for_chunks({{.*}}, ptr nonnull @__weft_parallel_for_workspan)

@@ -14,6 +14,10 @@
 // RUN: %weftcxx -O2 %s -o %t
 // RUN: %run-check %t %t.serial
 // RUN: %weftcxx -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=IR %s
+// Built with pedigrees, whose syncs' counts the loops carry, the same.
+// RUN: %weftcxx --weft-pedigrees -O2 %s -o %t.pedigrees
+// RUN: %run-check %t.pedigrees %t.serial
+// RUN: %weftcxx --weft-pedigrees -O2 -S -emit-llvm %s -o - | FileCheck --check-prefix=IR %s
 // IR-LABEL: define {{.*}} @_Z3fibl(
 // IR: !weft.tail.loop
 // IR-LABEL: define {{.*}} @_Z7productmm(

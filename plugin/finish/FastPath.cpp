@@ -80,6 +80,8 @@ constexpr FastPathPair FastPaths[] = {
      runtimeName(RuntimeFn::PedigreeResumeInline)},
     {runtimeName(RuntimeFn::PedigreeSync),
      runtimeName(RuntimeFn::PedigreeSyncInline)},
+    {runtimeName(RuntimeFn::PedigreeSyncs),
+     runtimeName(RuntimeFn::PedigreeSyncsInline)},
     {runtimeName(RuntimeFn::PedigreeIteration),
      runtimeName(RuntimeFn::PedigreeIterationInline)}};
 
@@ -185,10 +187,13 @@ bool linkFastPath(Module &M) {
 
 } // namespace
 
-bool inlineFastPath(Module &M, SmallPtrSetImpl<Function *> &Touched) {
+bool inlineFastPath(Module &M, SmallPtrSetImpl<Function *> &Touched,
+                    std::optional<RuntimeFn> Only) {
   SmallVector<CallInst *, 16> Calls[std::size(FastPaths)];
   bool Any = false;
   for (size_t I = 0; I < std::size(FastPaths); ++I) {
+    if (Only && StringRef(FastPaths[I].OutOfLine) != runtimeName(*Only))
+      continue;
     Calls[I] = inlinableCalls(M, FastPaths[I].OutOfLine);
     Any |= !Calls[I].empty();
   }
@@ -197,8 +202,11 @@ bool inlineFastPath(Module &M, SmallPtrSetImpl<Function *> &Touched) {
   hideThreadLocalAddresses(M); // the fast path's own reads
   for (size_t I = 0; I < std::size(FastPaths); ++I) {
     Function *Body = M.getFunction(FastPaths[I].Inline);
-    if (!Body)
+    if (!Body || Calls[I].empty()) {
+      if (Body && Body->use_empty())
+        Body->eraseFromParent();
       continue;
+    }
     for (CallInst *CI : Calls[I]) {
       Touched.insert(CI->getFunction());
       CI->setCalledFunction(Body);

@@ -13,6 +13,9 @@
 //                               function that is its callee's twin made a
 //                               call of it (MergeClones.cpp); not in race
 //                               mode
+//   (with weft-spawn-tail-calls)  a pedigree build's sync counts after a
+//                               recursive call set aside as markers
+//                               (SpawnTailCalls.cpp)
 //   weft-inline-fast-path       the runtime's push and pop (FastPath.cpp)
 //   weft-frame-to-stack         frames as allocas, their initialisation
 //                               sunk (FrameToStack.cpp, SinkFrameInit.cpp)
@@ -27,7 +30,8 @@
 //                               (RethrowExits.cpp)
 //   (with weft-spawn-tail-calls)  the leaf's return of its own and the
 //                               loop's values kept in the frame, last, so
-//                               that no pass moves them
+//                               that no pass moves them; then the pedigree
+//                               counts that the loops made or left inlined
 //   weft-restore-thread-locals  the thread-local addresses, last
 //                               (lower/ThreadLocals.cpp)
 //   (with weft-merge-clones)    identical clones kept once again, as the
@@ -164,6 +168,8 @@ PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
   SmallPtrSet<Function *, 8> TailLoops;
   if (CleanUp)
     TailLoops = findPrivateFrameRecursion(M);
+  for (Function *F : TailLoops)
+    Changed |= setAsideTailSyncs(*F);
   Changed |= inlineFastPath(M, Touched);
   SmallPtrSet<Function *, 8> FastClones; // whoever allocates a frame
   Changed |= placeFramesOnStack(M, FastClones);
@@ -180,6 +186,9 @@ PreservedAnalyses FinishPass::run(Module &M, ModuleAnalysisManager &MAM) {
     // After the rethrows found the one return.
     for (Function *F : Looped)
       finishSpawnTailLoop(*F);
+    // The pedigree counts that the loops made or left, inlined as any.
+    Changed |= restoreTailSyncsLeft(M);
+    Changed |= inlineFastPath(M, Touched, RuntimeFn::PedigreeSyncs);
   }
   // Last: from here on, thread-local addresses are the readnone intrinsic
   // again, which no pass may see.
@@ -221,7 +230,8 @@ PreservedAnalyses SpawnTailCallsPass::run(Module &M,
   SmallPtrSet<Function *, 8> Looped = loopTailCalls(Candidates, MAM, M);
   for (Function *F : Looped)
     finishSpawnTailLoop(*F);
-  return preserved(!Looped.empty());
+  bool Restored = restoreTailSyncsLeft(M);
+  return preserved(!Looped.empty() || Restored);
 }
 
 PreservedAnalyses InlineFastPathPass::run(Module &M, ModuleAnalysisManager &) {

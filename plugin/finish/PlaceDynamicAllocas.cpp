@@ -83,6 +83,7 @@ bool placeStatementTemporaries(Module &M) {
       AI = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), Bytes));
       AI->setAlignment(
           Align(cast<ConstantInt>(CI->getArgOperand(1))->getZExtValue()));
+      AI->setMetadata(StatementTemporaryMD, MDNode::get(M.getContext(), {}));
     }
     if (CI->hasName())
       AI->takeName(CI);

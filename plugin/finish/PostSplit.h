@@ -10,8 +10,12 @@
 #ifndef WEFT_PLUGIN_FINISH_POSTSPLIT_H
 #define WEFT_PLUGIN_FINISH_POSTSPLIT_H
 
+#include "shared/RuntimeABI.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/PassManager.h"
+
+#include <optional>
 
 namespace llvm {
 class AllocaInst;
@@ -195,11 +199,13 @@ public:
 llvm::SmallPtrSet<llvm::Function *, 8> findFastClones(llvm::Module &M);
 
 /// Inlines the runtime's push and pop (runtime/fast_path.cpp, embedded as
-/// bitcode) at each call the lowering emitted (FastPath.cpp). Returns true
-/// if it changed anything. Adds the functions it inlined into to
-/// \p Touched.
+/// bitcode) at each call the lowering emitted (FastPath.cpp), or only the
+/// calls of \p Only, for a second round that must leave alone the rare
+/// paths that the first round inlined. Returns true if it changed
+/// anything. Adds the functions it inlined into to \p Touched.
 bool inlineFastPath(llvm::Module &M,
-                    llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
+                    llvm::SmallPtrSetImpl<llvm::Function *> &Touched,
+                    std::optional<RuntimeFn> Only = std::nullopt);
 
 /// Each __weft_is_stolen call becomes false in a fast clone and a load of
 /// the flag elsewhere (StolenChecks.cpp). Adds the functions it folded to
@@ -288,6 +294,18 @@ bool cleanUpFastClones(const llvm::SmallPtrSetImpl<llvm::Function *> &Functions,
 /// one of the runtime's frame calls (SpawnTailCalls.cpp).
 llvm::SmallPtrSet<llvm::Function *, 8>
 findPrivateFrameRecursion(llvm::Module &M);
+
+/// In a pedigree build, before the fast path is inlined, on a fast clone
+/// that findPrivateFrameRecursion found: each sync's count that directly
+/// follows a call of the function itself becomes a marker that the
+/// clean-up sees through, which loopSpawnTailCalls turns into the loop's
+/// own count (SpawnTailCalls.cpp). Returns true if it changed \p F.
+bool setAsideTailSyncs(llvm::Function &F);
+
+/// After loopSpawnTailCalls: a marker it did not use (the call stayed a
+/// call, or it never ran) becomes a count again, which inlineFastPath
+/// inlines. Returns true if it changed \p M.
+bool restoreTailSyncsLeft(llvm::Module &M);
 
 /// After the clean-up, on a fast clone that findPrivateFrameRecursion
 /// found: forwards its spawns' results, makes calls whose landing pad only

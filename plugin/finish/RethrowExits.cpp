@@ -112,11 +112,17 @@ bool routeRethrowsToReturn(Function &F) {
     Exit = SplitBlock(Exit, Ret);
     Phi = returnedPhi(Ret);
   }
+  // The returned value, and any other phi of the return's block (a loop's
+  // count of the syncs it owes, SpawnTailCalls.cpp), take zero on the new
+  // edges, which are never taken.
+  SmallVector<PHINode *, 2> Phis;
+  for (PHINode &P : Exit->phis())
+    Phis.push_back(&P);
   for (BasicBlock *BB : Ends) {
     BB->getTerminator()->eraseFromParent();
     BranchInst::Create(Exit, BB);
-    if (Phi)
-      Phi->addIncoming(Constant::getNullValue(Phi->getType()), BB);
+    for (PHINode *P : Phis)
+      P->addIncoming(Constant::getNullValue(P->getType()), BB);
   }
   return true;
 }

@@ -61,9 +61,29 @@
 // A round that finds its frame stolen leaves through the stolen exit as
 // before, returning what the slow clone left plus the accumulator.
 //
+// Built with pedigrees, the call is followed by the sync's count of the
+// function's pedigree frame (lower/Pedigrees.cpp), which would keep it
+// from being the last thing before the return. Each round would count its
+// sync after every round below it had returned, with nothing in between
+// that reads the count: so the loop counts the rounds it went round, in a
+// register, and adds them to the frame's rank where it returns, past the
+// stolen exit too. A round that throws counts nothing, as the calls did
+// not. The sync's call, set aside before the fast path is inlined, stands
+// as a marker until then:
+//
+//   %y = call @fib(%n2)                 loop:
+//   call @__weft_pedigree_sync(%ped)       %syncs = phi [0, %entry], [%s1, ..]
+//   ret %x + %y                  ==>       ...
+//                                          %s1 = add %syncs, 1
+//                                          br %n < 2, %done, %loop
+//                                        done:
+//                                          call @__weft_pedigree_syncs(%syncs)
+//                                          ret %acc + %n
+//
 //===----------------------------------------------------------------------===//
 
 #include "finish/PostSplit.h"
+#include "lower/ThreadLocals.h"
 #include "shared/Markers.h"
 #include "shared/RuntimeABI.h"
 #include "shared/LLVMCompat.h"
@@ -105,6 +125,177 @@ namespace {
 /// Marks the branches back to the loop's header, so that the last step
 /// finds the loop that this file made among the program's own.
 constexpr const char *TailLoopMD = "weft.tail.loop";
+
+/// Stands for a pedigree build's count of a sync that directly follows a
+/// call of the function itself (setAsideTailSyncs), between the fast path's
+/// inlining and the loop. It touches no memory that the program or the
+/// frame holds, as the count it stands for does not (the count is a
+/// pedigree frame's, which only the runtime and its hooks reach), so the
+/// clean-up forwards the frame's slots across it.
+constexpr const char *TailSyncName = "weft.tail.sync";
+
+Function *tailSyncMarker(Module &M) {
+  auto *Marker = cast<Function>(
+      M.getOrInsertFunction(TailSyncName,
+                            FunctionType::get(Type::getVoidTy(M.getContext()),
+                                              false))
+          .getCallee());
+  Marker->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
+  Marker->setDoesNotThrow();
+  Marker->setWillReturn();
+  return Marker;
+}
+
+/// The call of its own function that \p I follows: walking back from it
+/// past address arithmetic and simple loads and stores, into a block from
+/// the end of the block before (a plain branch, or the invoke whose normal
+/// destination it is). Null if another call or anything else comes first.
+CallBase *selfCallBefore(Instruction *I) {
+  Function *F = I->getFunction();
+  while (true) {
+    if (Instruction *Prev = I->getPrevNode()) {
+      I = Prev;
+      if (auto *Call = dyn_cast<CallInst>(I))
+        return Call->getCalledFunction() == F ? Call : nullptr;
+      auto *Load = dyn_cast<LoadInst>(I);
+      auto *Store = dyn_cast<StoreInst>(I);
+      if (isa<GetElementPtrInst>(I) || (Load && Load->isSimple()) ||
+          (Store && Store->isSimple()))
+        continue;
+      return nullptr;
+    }
+    BasicBlock *Pred = I->getParent()->getSinglePredecessor();
+    if (!Pred)
+      return nullptr;
+    if (auto *Invoke = dyn_cast<InvokeInst>(Pred->getTerminator()))
+      return Invoke->getCalledFunction() == F &&
+                     Invoke->getNormalDest() == I->getParent()
+                 ? Invoke
+                 : nullptr;
+    auto *Br = dyn_cast<BranchInst>(Pred->getTerminator());
+    if (!Br || Br->isConditional())
+      return nullptr;
+    I = Br;
+  }
+}
+
+/// The markers that setAsideTailSyncs left in \p F.
+SmallVector<CallInst *, 2> tailSyncs(Function &F) {
+  SmallVector<CallInst *, 2> Markers;
+  if (Function *Marker = F.getParent()->getFunction(TailSyncName))
+    for (User *U : Marker->users())
+      if (auto *Call = dyn_cast<CallInst>(U); Call && Call->getFunction() == &F)
+        Markers.push_back(Call);
+  return Markers;
+}
+
+/// A sync's count again in place of each marker left in \p F, as a count
+/// of the thread's frame, which is the function's there: a call returned
+/// just before, and a call leaves its caller's frame the thread's.
+bool restoreTailSyncs(Function &F) {
+  SmallVector<CallInst *, 2> Markers = tailSyncs(F);
+  if (Markers.empty())
+    return false;
+  FunctionCallee Count =
+      getRuntimeFunction(*F.getParent(), RuntimeFn::PedigreeSyncs);
+  for (CallInst *Marker : Markers) {
+    auto *One = ConstantInt::get(
+        cast<Function>(Count.getCallee())->getArg(0)->getType(), 1);
+    CallInst::Create(Count, {One}, "", Marker->getIterator())
+        ->setDebugLoc(Marker->getDebugLoc());
+    Marker->eraseFromParent();
+  }
+  return true;
+}
+
+/// A marker raised above the call that it followed (raiseTailSyncs).
+struct TailSync {
+  CallInst *Marker;
+  WeakVH Call; // null once tail-recursion elimination made it the loop
+};
+
+/// Each marker of \p F moves just above the call it follows, so that
+/// nothing stands between that call and the return; those whose call
+/// stays a call go back after it (lowerTailSyncs).
+SmallVector<TailSync, 2> raiseTailSyncs(Function &F) {
+  SmallVector<TailSync, 2> Raised;
+  for (CallInst *Marker : tailSyncs(F)) {
+    auto *Call = dyn_cast_or_null<CallInst>(selfCallBefore(Marker));
+    if (!Call)
+      continue; // an invoke that kept its landing pad: no loop there
+    compat::moveBefore(Marker, Call);
+    Raised.push_back({Marker, WeakVH(Call)});
+  }
+  return Raised;
+}
+
+/// After tail-recursion elimination made \p Header's loop (or did not, if
+/// null): a raised marker whose call became a branch back counts one more
+/// round in the header's count of the syncs the loop owes, which each
+/// return pays (__weft_pedigree_syncs); any other goes back after its call.
+void lowerTailSyncs(Function &F, BasicBlock *Header,
+                    ArrayRef<TailSync> Raised) {
+  SmallVector<CallInst *, 2> Counted;
+  for (const TailSync &Sync : Raised) {
+    if (auto *Call = cast_or_null<CallInst>(Sync.Call)) {
+      compat::moveBefore(Sync.Marker, Call->getNextNode());
+      continue;
+    }
+    assert(Header && is_contained(successors(Sync.Marker->getParent()), Header) &&
+           "a call that went became a branch back to the header");
+    Counted.push_back(Sync.Marker);
+  }
+  if (Counted.empty())
+    return;
+  FunctionCallee Pay =
+      getRuntimeFunction(*F.getParent(), RuntimeFn::PedigreeSyncs);
+  auto *Ty = cast<IntegerType>(cast<Function>(Pay.getCallee())->getArg(0)->getType());
+  auto *Owed = PHINode::Create(Ty, 2, "weft.tail.syncs");
+  Owed->insertInto(Header, Header->begin());
+  for (BasicBlock *Pred : predecessors(Header)) {
+    Value *In = Owed;
+    if (Pred == &F.getEntryBlock())
+      In = ConstantInt::get(Ty, 0);
+    else if (CallInst **Marker = find_if(Counted, [&](CallInst *M) {
+               return M->getParent() == Pred;
+             });
+             Marker != Counted.end())
+      In = BinaryOperator::CreateAdd(Owed, ConstantInt::get(Ty, 1), "",
+                                     Pred->getTerminator()->getIterator());
+    Owed->addIncoming(In, Pred);
+  }
+  for (CallInst *Marker : Counted)
+    Marker->eraseFromParent();
+  for (BasicBlock &BB : F)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      CallInst::Create(Pay, {Owed}, "", Ret->getIterator())
+          ->setDebugLoc(Ret->getDebugLoc());
+}
+
+/// Whether \p Phi is a loop's count of the syncs it owes (lowerTailSyncs):
+/// it and what is computed from it only go round, or to the payment.
+bool countsTailSyncs(PHINode &Phi) {
+  SmallVector<Value *, 8> Work = {&Phi};
+  SmallPtrSet<Value *, 8> Seen = {&Phi};
+  while (!Work.empty())
+    for (User *U : Work.pop_back_val()->users()) {
+      if (auto *Call = dyn_cast<CallInst>(U)) {
+        const Function *Callee = Call->getCalledFunction();
+        if (!Callee ||
+            Callee->getName() != runtimeName(RuntimeFn::PedigreeSyncs))
+          return false;
+        continue;
+      }
+      auto *Add = dyn_cast<BinaryOperator>(U);
+      if (!isa<PHINode>(U) &&
+          !(Add && Add->getOpcode() == Instruction::Add &&
+            isa<ConstantInt>(Add->getOperand(1))))
+        return false;
+      if (Seen.insert(U).second)
+        Work.push_back(U);
+    }
+  return true;
+}
 
 /// The runtime's calls that take a frame and keep no pointer into its
 /// slots: they read or write its header, or run its slow clone.
@@ -269,10 +460,23 @@ bool hoistFrameLoadsAboveCalls(Function &F, AllocaInst *Frame) {
   return !Moves.empty();
 }
 
-/// Whether \p Pad only catches the exception into the frame and rethrows
+/// Whether \p V is a thread-local's address, as the fast path's inlining
+/// leaves it (lower/ThreadLocals.cpp).
+bool isThreadLocalAddress(const Value *V) {
+  const auto *Call = dyn_cast<CallInst>(V);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return Callee && (isHiddenThreadLocalAddress(*Callee) ||
+                    Callee->getIntrinsicID() == Intrinsic::threadlocal_address);
+}
+
+/// Whether \p Pad only catches the exception into \p Frame and rethrows
 /// it: `landingpad catch ptr null`, `__weft_catch`, then (through plain
-/// branches) `__weft_rethrow` and `unreachable`.
-bool onlyRethrows(BasicBlock *Pad) {
+/// branches) `__weft_rethrow` and `unreachable`. Before the catch, a
+/// pedigree build's pad also makes the function's pedigree frame the
+/// thread's again (the hook's call, or its inlined store to the
+/// thread-local), loading it from the frame and maybe spilling it there
+/// again, which is dead with the rethrow.
+bool onlyRethrows(BasicBlock *Pad, AllocaInst *Frame) {
   auto *LP = dyn_cast<LandingPadInst>(&*Pad->getFirstNonPHIIt());
   if (!LP || LP->isCleanup() || LP->getNumClauses() != 1 || !LP->isCatch(0) ||
       !isa<ConstantPointerNull>(LP->getClause(0)))
@@ -284,6 +488,24 @@ bool onlyRethrows(BasicBlock *Pad) {
         continue;
       auto *Call = dyn_cast<CallInst>(&I);
       const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      // A pedigree build's pad makes the function's frame the thread's
+      // again (lower/Pedigrees.cpp). What reaches it from the function's own
+      // call already has: every way out of the function leaves its frame,
+      // shared with its caller's, the thread's.
+      if (Callee && !Caught &&
+          Callee->getName() == runtimeName(RuntimeFn::PedigreeResume))
+        continue;
+      if (auto *Load = dyn_cast<LoadInst>(&I); Load && Load->isSimple())
+        continue;
+      if (auto *Store = dyn_cast<StoreInst>(&I);
+          Store && Store->isSimple() && !Caught &&
+          (getUnderlyingObject(Store->getPointerOperand()) == Frame ||
+           isThreadLocalAddress(Store->getPointerOperand())))
+        continue;
+      if (isThreadLocalAddress(&I))
+        continue;
+      if (isa<GetElementPtrInst>(I))
+        continue;
       if (Callee && Callee->getName() == runtimeName(RuntimeFn::Catch) && !Caught) {
         Caught = true;
         continue;
@@ -304,7 +526,7 @@ bool onlyRethrows(BasicBlock *Pad) {
 /// becomes a call: on its paths the frame holds no exception (one caught
 /// into it is rethrown before any other call), so catching into the frame
 /// and rethrowing is propagation.
-bool demoteRethrowingInvokes(Function &F) {
+bool demoteRethrowingInvokes(Function &F, AllocaInst *Frame) {
   SmallVector<Instruction *, 8> Pads;
   SmallVector<InvokeInst *, 8> Invokes;
   for (BasicBlock &BB : F) {
@@ -317,7 +539,7 @@ bool demoteRethrowingInvokes(Function &F) {
   bool Changed = false;
   for (InvokeInst *II : Invokes) {
     // Only the function's own calls: what the loop needs.
-    if (II->getCalledFunction() != &F || !onlyRethrows(II->getUnwindDest()))
+    if (II->getCalledFunction() != &F || !onlyRethrows(II->getUnwindDest(), Frame))
       continue;
     if (any_of(Pads, [&](Instruction *Pad) {
           return isPotentiallyReachable(Pad, II, nullptr, &DT);
@@ -332,17 +554,38 @@ bool demoteRethrowingInvokes(Function &F) {
   return Changed;
 }
 
-/// Runs LLVM's tail-recursion elimination on \p F with \p Frame replaced
-/// by a placeholder call, and puts the alloca back in the entry block.
-/// Returns the loop's header, the old entry block, if it made a loop.
+/// The allocas that every round of the loop may share: the frame, and the
+/// statement temporaries (PlaceDynamicAllocas.cpp), each of which lives
+/// for one spawned statement, over by the time of any call that is not
+/// spawned, and so dead at the call that becomes the loop (a pedigree
+/// build's child frame is one).
+SmallVector<AllocaInst *, 2> sharedAllocas(Function &F, AllocaInst *Frame) {
+  SmallVector<AllocaInst *, 2> Shared = {Frame};
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *AI = dyn_cast<AllocaInst>(&I);
+        AI && AI != Frame && AI->getMetadata(StatementTemporaryMD))
+      Shared.push_back(AI);
+  return Shared;
+}
+
+/// Runs LLVM's tail-recursion elimination on \p F with \p Frame and the
+/// other allocas the rounds share replaced by placeholder calls, and puts
+/// them back in the entry block. Returns the loop's header, the old entry
+/// block, if it made a loop.
 BasicBlock *eliminateTailRecursion(Function &F, AllocaInst *Frame,
                                    FunctionAnalysisManager &FAM) {
   Module &M = *F.getParent();
-  FunctionCallee Placeholder = M.getOrInsertFunction(
-      "weft.tail.frame", FunctionType::get(Frame->getType(), false));
-  auto *Hidden = CallInst::Create(Placeholder, "", Frame->getIterator());
-  Frame->replaceAllUsesWith(Hidden);
-  Frame->removeFromParent();
+  SmallVector<AllocaInst *, 2> Shared = sharedAllocas(F, Frame);
+  SmallVector<std::pair<AllocaInst *, Function *>, 2> Placeholders;
+  for (AllocaInst *AI : Shared) {
+    auto *Placeholder = Function::Create(
+        FunctionType::get(AI->getType(), false), GlobalValue::ExternalLinkage,
+        "weft.tail.frame", M);
+    auto *Hidden = CallInst::Create(Placeholder, "", AI->getIterator());
+    AI->replaceAllUsesWith(Hidden);
+    AI->removeFromParent();
+    Placeholders.push_back({AI, Placeholder});
+  }
 
   FAM.invalidate(F, PreservedAnalyses::none());
   FunctionPassManager Simplify;
@@ -373,15 +616,17 @@ BasicBlock *eliminateTailRecursion(Function &F, AllocaInst *Frame,
         Pred->getTerminator()->setMetadata(
             TailLoopMD, MDNode::get(F.getContext(), {}));
 
-  Frame->insertInto(&F.getEntryBlock(), F.getEntryBlock().getFirstInsertionPt());
-  SmallVector<CallInst *, 2> Calls;
-  for (User *U : cast<Function>(Placeholder.getCallee())->users())
-    Calls.push_back(cast<CallInst>(U));
-  for (CallInst *Call : Calls) {
-    Call->replaceAllUsesWith(Frame);
-    Call->eraseFromParent();
+  for (auto [AI, Placeholder] : Placeholders) {
+    AI->insertInto(&F.getEntryBlock(), F.getEntryBlock().getFirstInsertionPt());
+    SmallVector<CallInst *, 2> Calls;
+    for (User *U : Placeholder->users())
+      Calls.push_back(cast<CallInst>(U));
+    for (CallInst *Call : Calls) {
+      Call->replaceAllUsesWith(AI);
+      Call->eraseFromParent();
+    }
+    Placeholder->eraseFromParent();
   }
-  cast<Function>(Placeholder.getCallee())->eraseFromParent();
   return Header;
 }
 
@@ -562,7 +807,8 @@ bool keepAccumulatorInFrame(Loop &L, AllocaInst *Frame) {
       auto *Op = dyn_cast<BinaryOperator>(In);
       return Op && is_contained(Op->operands(), &Phi);
     });
-    if (!Accumulates || !Phi.getType()->isIntOrIntVectorTy())
+    if (!Accumulates || !Phi.getType()->isIntOrIntVectorTy() ||
+        countsTailSyncs(Phi))
       continue;
     if (Acc)
       return false; // two accumulators: leave them in registers
@@ -824,18 +1070,53 @@ bool loopSpawnTailCalls(Function &F, FunctionAnalysisManager &FAM) {
   AllocaInst *Frame = findFrame(F);
   if (!Frame)
     return false;
-  demoteRethrowingInvokes(F);
+  demoteRethrowingInvokes(F, Frame);
+  SmallVector<TailSync, 2> Syncs = raiseTailSyncs(F);
   hoistFrameLoadsAboveCalls(F, Frame);
-  bool Changed = false;
-  if (BasicBlock *Header = eliminateTailRecursion(F, Frame, FAM)) {
-    FAM.invalidate(F, PreservedAnalyses::none());
-    peelFirstRound(F, Header, Frame, FAM);
-    assert(!verifyFunction(F, &errs()) && "the loop broke the function");
-    FAM.invalidate(F, PreservedAnalyses::none());
-    ++NumLoops;
-    Changed = true;
+  BasicBlock *Header = eliminateTailRecursion(F, Frame, FAM);
+  lowerTailSyncs(F, Header, Syncs);
+  if (!Header)
+    return false;
+  FAM.invalidate(F, PreservedAnalyses::none());
+  peelFirstRound(F, Header, Frame, FAM);
+  assert(!verifyFunction(F, &errs()) && "the loop broke the function");
+  FAM.invalidate(F, PreservedAnalyses::none());
+  ++NumLoops;
+  return true;
+}
+
+bool setAsideTailSyncs(Function &F) {
+  Function *Sync = F.getParent()->getFunction(runtimeName(RuntimeFn::PedigreeSync));
+  if (!Sync)
+    return false;
+  SmallVector<CallInst *, 2> Counts;
+  for (User *U : Sync->users())
+    if (auto *Call = dyn_cast<CallInst>(U);
+        Call && Call->getFunction() == &F &&
+        Call->getCalledFunction() == Sync && selfCallBefore(Call))
+      Counts.push_back(Call);
+  if (Counts.empty())
+    return false;
+  Function *Marker = tailSyncMarker(*F.getParent());
+  for (CallInst *Count : Counts) {
+    CallInst::Create(Marker, "", Count->getIterator())
+        ->setDebugLoc(Count->getDebugLoc());
+    Count->eraseFromParent();
   }
-  return Changed;
+  return true;
+}
+
+bool restoreTailSyncsLeft(Module &M) {
+  Function *Marker = M.getFunction(TailSyncName);
+  if (!Marker)
+    return false;
+  SmallPtrSet<Function *, 8> Holders;
+  for (User *U : Marker->users())
+    Holders.insert(cast<Instruction>(U)->getFunction());
+  for (Function *F : Holders)
+    restoreTailSyncs(*F);
+  Marker->eraseFromParent();
+  return true;
 }
 
 } // namespace weft

@@ -98,6 +98,10 @@ bool hideThreadLocalAddresses(Module &M) {
   return Changed;
 }
 
+bool isHiddenThreadLocalAddress(const Function &F) {
+  return F.getName().starts_with(AddressName);
+}
+
 bool restoreThreadLocalAddresses(Module &M) {
   bool Changed = false;
   SmallVector<Function *, 2> Opaques;

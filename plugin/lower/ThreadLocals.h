@@ -3,6 +3,7 @@
 #define WEFT_PLUGIN_LOWER_THREADLOCALS_H
 
 namespace llvm {
+class Function;
 class Module;
 } // namespace llvm
 
@@ -15,6 +16,9 @@ namespace weft {
 /// if it changed anything.
 bool hideThreadLocalAddresses(llvm::Module &M);
 bool restoreThreadLocalAddresses(llvm::Module &M);
+/// Whether \p F is the opaque stand-in for llvm.threadlocal.address that
+/// hideThreadLocalAddresses put in.
+bool isHiddenThreadLocalAddress(const llvm::Function &F);
 
 } // namespace weft
 

@@ -80,6 +80,11 @@ inline constexpr const char *StatementLifetimeStartName =
     "__weft_statement_lifetime_start";
 inline constexpr const char *StatementLifetimeEndName =
     "__weft_statement_lifetime_end";
+/// Metadata on the static alloca that finish/PlaceDynamicAllocas.cpp makes
+/// of a statement temporary: it lives for one spawned statement only, so
+/// finish/SpawnTailCalls.cpp may keep one copy of it for every round of a
+/// loop that a tail call became.
+inline constexpr const char *StatementTemporaryMD = "weft.statement.temporary";
 /// Metadata on the empty asm that lets a spawn's destination escape
 /// (lower/SpawnWindow.cpp), telling it from the program's own empty asm.
 inline constexpr const char *EscapeMarkerMD = "weft.escape";

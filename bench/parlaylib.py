@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Same code, five schedulers: parlaylib's examples on each of them and Weft.
+
+parlaylib (github.com/cmuparlay/parlaylib; a checkout given by --parlaylib
+PATH or WEFT_BENCH_PARLAYLIB, fetched, never copied here) runs the same
+algorithms on the scheduler its build chooses. Each example is built five
+ways with the same compiler, clang++ at -O3 -std=c++17, the sources
+unchanged:
+
+  sequential  -DPARLAY_SEQUENTIAL
+  native      parlaylib's own work-stealing scheduler (no define)
+  openmp      -DPARLAY_OPENMP -fopenmp (LLVM's libomp)
+  tbb         -DPARLAY_TBB, linked with oneTBB
+  weft        weft-clang++ -DPARLAY_OPENCILK: each par_do a cilk_spawn,
+              each parallel_for a cilk_for
+
+and run in interleaved rounds at each worker count P: every scheduler is
+told P (PARLAY_NUM_THREADS, OMP_NUM_THREADS, WEFT_NWORKERS) and the run is
+pinned to P CPUs with taskset, which is how oneTBB learns it. Each example
+times its own kernel five times in one process; a run's time is the best of
+those, and the table gives the median over the rounds, each scheduler's
+ratio to the sequential build, and Weft's ratio to the best of native,
+OpenMP and oneTBB. The table replaces the section between the parlaylib
+markers of docs/benchmarks.md (--no-write prints it only).
+
+  bench/parlaylib.py --parlaylib PATH [--runs N] [--workers 1,2]
+                     [--examples mergesort,BFS] [--no-build] [--no-write]
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import run as bench_run  # noqa: E402  (the build tree, the doc splice)
+
+# Each example and the size it is run at: a kernel of a few hundredths of
+# a second to a few seconds on one core.
+EXAMPLES = {
+    "mergesort": "2000000",
+    "BFS": "400000",
+    "primes": "20000000",
+    "knuth_shuffle": "10000000",
+    "kth_smallest": "10000000",
+    "maximal_independent_set": "400000",
+    "spanning_tree": "400000",
+    "quicksort": "2000000",
+}
+PEERS = ["native", "openmp", "tbb"]
+SCHEDULERS = ["sequential"] + PEERS + ["weft"]
+OUT_DIR = os.path.join(bench_run.OUT_DIR, "parlaylib")
+TIMER_LINE = re.compile(r"^Time: .*: ([0-9.]+)$")
+
+
+def compile_command(scheduler, parlaylib, source, binary):
+    common = ["-O3", "-std=c++17", "-I" + os.path.join(parlaylib, "include"),
+              source, "-o", binary, "-pthread"]
+    if scheduler == "weft":
+        return [os.path.join(bench_run.BUILD, "bin", "weft-clang++"),
+                "-DPARLAY_OPENCILK", *common]
+    flags = {
+        "sequential": ["-DPARLAY_SEQUENTIAL"],
+        "native": [],
+        "openmp": ["-DPARLAY_OPENMP", "-fopenmp"],
+        "tbb": ["-DPARLAY_TBB"],
+    }[scheduler]
+    libraries = ["-ltbb"] if scheduler == "tbb" else []
+    return [bench_run.CLANGXX, *flags, *common, *libraries]
+
+
+def binary_path(example, scheduler):
+    return os.path.join(OUT_DIR, f"{example}.{scheduler}")
+
+
+def build(parlaylib, examples):
+    os.makedirs(OUT_DIR, exist_ok=True)
+    for example in examples:
+        source = os.path.join(parlaylib, "examples", example + ".cpp")
+        if not os.path.exists(source):
+            sys.exit(f"parlaylib.py: no {source}")
+        for scheduler in SCHEDULERS:
+            print(f"building {example} ({scheduler})", file=sys.stderr)
+            subprocess.run(compile_command(scheduler, parlaylib, source,
+                                           binary_path(example, scheduler)),
+                           check=True)
+
+
+def environment(workers):
+    env = dict(os.environ)
+    for name in ("PARLAY_NUM_THREADS", "OMP_NUM_THREADS", "WEFT_NWORKERS"):
+        env[name] = str(workers)
+    env.pop("WEFT_STRESS", None)
+    return env
+
+
+def run_once(example, scheduler, workers):
+    """The best of the example's own kernel times in one run, and the
+    output's lines that are not times (its answer)."""
+    cpus = ",".join(str(c) for c in range(workers))
+    out = subprocess.run(
+        ["taskset", "-c", cpus, binary_path(example, scheduler),
+         EXAMPLES[example]],
+        env=environment(workers), capture_output=True, text=True, timeout=600)
+    if out.returncode != 0:
+        sys.exit(f"parlaylib.py: {example} ({scheduler}, P={workers}) "
+                 f"exited {out.returncode}:\n{out.stderr[-2000:]}")
+    times = [float(m.group(1)) for line in out.stdout.splitlines()
+             if (m := TIMER_LINE.match(line))]
+    if not times:
+        sys.exit(f"parlaylib.py: {example} ({scheduler}) printed no time:\n"
+                 f"{out.stdout[-2000:]}")
+    answer = [line for line in out.stdout.splitlines()
+              if not TIMER_LINE.match(line)]
+    return min(times), answer
+
+
+def measure(examples, workers, runs):
+    """Medians of the best kernel times, by (example, scheduler, P). Every
+    round runs every configuration once, so that a slow spell of the
+    machine touches all of them alike. Checks that each scheduler prints
+    the sequential build's answer (the examples print some of theirs)."""
+    times = {}
+    answers = {}
+    for round_ in range(runs):
+        for p in workers:
+            for example in examples:
+                for scheduler in SCHEDULERS:
+                    best, answer = run_once(example, scheduler, p)
+                    times.setdefault((example, scheduler, p), []).append(best)
+                    expected = answers.setdefault(example, answer)
+                    if answer != expected and not random_output(example):
+                        sys.exit(f"parlaylib.py: {example} ({scheduler}, "
+                                 f"P={p}) printed {answer}, the first run "
+                                 f"{expected}")
+        print(f"round {round_ + 1} of {runs} done", file=sys.stderr)
+    return {key: statistics.median(values) for key, values in times.items()}
+
+
+def random_output(example):
+    """Examples whose printed answer may differ between correct runs (which
+    spanning tree, which independent set is found depends on the order the
+    threads reach a shared choice)."""
+    return example in ("spanning_tree", "maximal_independent_set", "BFS")
+
+
+def table(medians, examples, workers, runs, command, parlaylib):
+    version = subprocess.run(
+        ["git", "-C", parlaylib, "log", "-1", "--format=%h, %cs"],
+        capture_output=True, text=True).stdout.strip() or "unknown version"
+    lines = [bench_run.measured_line(runs, command),
+             f"parlaylib: {version}. Seconds: the median over runs of the "
+             "best of each run's kernel times; in brackets, the sequential "
+             "build's time over this one's (speedup).", ""]
+    for p in workers:
+        lines.append(f"P={p}:")
+        lines.append("")
+        lines.append("| example (size) | sequential | native | OpenMP | "
+                     "oneTBB | Weft | Weft / best peer |")
+        lines.append("|---|---|---|---|---|---|---|")
+        ratios = []
+        for example in examples:
+            seq = medians[(example, "sequential", p)]
+            cells = [f"{seq:.4f}"]
+            for scheduler in PEERS + ["weft"]:
+                t = medians[(example, scheduler, p)]
+                cells.append(f"{t:.4f} ({seq / t:.2f})")
+            best = min(medians[(example, s, p)] for s in PEERS)
+            ratio = medians[(example, "weft", p)] / best
+            ratios.append(ratio)
+            lines.append(f"| {example} ({int(EXAMPLES[example]):,}) | "
+                         + " | ".join(cells) + f" | {ratio:.2f} |")
+        geo = statistics.geometric_mean(ratios)
+        lines.append(f"| geometric mean | | | | | | {geo:.2f} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--parlaylib", default=os.environ.get("WEFT_BENCH_PARLAYLIB"),
+                    help="a checkout of github.com/cmuparlay/parlaylib "
+                    "(default: $WEFT_BENCH_PARLAYLIB)")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--workers", default="1,2")
+    ap.add_argument("--examples", help="a comma-separated subset of "
+                    + ",".join(EXAMPLES))
+    ap.add_argument("--no-build", action="store_true",
+                    help="run the binaries of the last build")
+    ap.add_argument("--no-write", action="store_true")
+    a = ap.parse_args()
+    if not a.parlaylib:
+        sys.exit("parlaylib.py: give --parlaylib PATH or WEFT_BENCH_PARLAYLIB")
+    parlaylib = os.path.abspath(a.parlaylib)
+    examples = a.examples.split(",") if a.examples else list(EXAMPLES)
+    for example in examples:
+        if example not in EXAMPLES:
+            sys.exit(f"parlaylib.py: no size known for {example}")
+    workers = [int(w) for w in a.workers.split(",")]
+    if not a.no_build:
+        build(parlaylib, examples)
+    medians = measure(examples, workers, a.runs)
+    command = "bench/parlaylib.py " + " ".join(sys.argv[1:])
+    text = table(medians, examples, workers, a.runs, command, parlaylib)
+    print(text)
+    if not a.no_write and not a.examples:
+        bench_run.splice(os.path.join(ROOT, "docs", "benchmarks.md"), text,
+                         "<!-- parlaylib:begin -->", "<!-- parlaylib:end -->")
+
+
+if __name__ == "__main__":
+    main()
