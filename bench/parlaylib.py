@@ -149,7 +149,8 @@ def random_output(example):
 def table(medians, examples, workers, runs, command, parlaylib):
     version = subprocess.run(
         ["git", "-C", parlaylib, "log", "-1", "--format=%h, %cs"],
-        capture_output=True, text=True).stdout.strip() or "unknown version"
+        capture_output=True, text=True).stdout.strip() or \
+        f"{parlaylib}, not a git checkout"
     lines = [bench_run.measured_line(runs, command),
              f"parlaylib: {version}. Seconds: the median over runs of the "
              "best of each run's kernel times; in brackets, the sequential "
