@@ -25,8 +25,14 @@ markers of docs/benchmarks.md (--no-write prints it only).
 
   bench/parlaylib.py --parlaylib PATH [--runs N] [--workers 1,2]
                      [--examples mergesort,BFS] [--no-build] [--no-write]
+                     [--raw FILE]
+
+--raw writes every run's time as JSON, to see how far the runs spread: on
+a virtual machine the memory-bound examples move by up to 2x from one
+process to the next, whichever the scheduler (docs/benchmarks.md).
 """
 import argparse
+import json
 import os
 import re
 import statistics
@@ -118,7 +124,7 @@ def run_once(example, scheduler, workers):
 
 
 def measure(examples, workers, runs):
-    """Medians of the best kernel times, by (example, scheduler, P). Every
+    """The best kernel time of each run, by (example, scheduler, P). Every
     round runs every configuration once, so that a slow spell of the
     machine touches all of them alike. Checks that each scheduler prints
     the sequential build's answer (the examples print some of theirs)."""
@@ -136,7 +142,7 @@ def measure(examples, workers, runs):
                                  f"P={p}) printed {answer}, the first run "
                                  f"{expected}")
         print(f"round {round_ + 1} of {runs} done", file=sys.stderr)
-    return {key: statistics.median(values) for key, values in times.items()}
+    return times
 
 
 def random_output(example):
@@ -191,6 +197,7 @@ def main():
     ap.add_argument("--no-build", action="store_true",
                     help="run the binaries of the last build")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--raw", help="write every run's time to this JSON file")
     a = ap.parse_args()
     if not a.parlaylib:
         sys.exit("parlaylib.py: give --parlaylib PATH or WEFT_BENCH_PARLAYLIB")
@@ -202,7 +209,12 @@ def main():
     workers = [int(w) for w in a.workers.split(",")]
     if not a.no_build:
         build(parlaylib, examples)
-    medians = measure(examples, workers, a.runs)
+    times = measure(examples, workers, a.runs)
+    if a.raw:
+        with open(a.raw, "w") as f:
+            json.dump([{"example": e, "scheduler": s, "workers": p, "seconds": t}
+                       for (e, s, p), t in times.items()], f, indent=1)
+    medians = {key: statistics.median(t) for key, t in times.items()}
     command = "bench/parlaylib.py " + " ".join(sys.argv[1:])
     text = table(medians, examples, workers, a.runs, command, parlaylib)
     print(text)
