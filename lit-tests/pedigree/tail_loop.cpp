@@ -148,35 +148,34 @@ void compare(const Model &M) {
                 M.Pedigrees.size());
 }
 
+/// After main called one of the functions with \p N: compares what its
+/// leaves saw, and main's pedigree, with the model, which advances \p Main
+/// as the call did. Returns how many leaves ran.
+template <typename LastArgument>
+size_t checkCall(const char *Name, int N, Terms &Main, LastArgument Last) {
+  Model M;
+  M.run(N, 1, Main, Last);
+  compare(M);
+  size_t Leaves = Seen.size();
+  Seen.clear();
+  if (currentPedigree() != Main && Mismatches++ < 5)
+    std::printf("main's pedigree after %s\n", Name);
+  return Leaves;
+}
+
 } // namespace
 
 int main() {
   Terms Main = currentPedigree();
+  auto twoLess = [](int N) { return N - 2; };
   long Fib = fib(17, 1);
-  Model ForFib;
-  ForFib.run(17, 1, Main, [](int N) { return N - 2; });
-  compare(ForFib);
-  size_t FibLeaves = Seen.size();
-  Seen.clear();
-  if (currentPedigree() != Main && Mismatches++ < 5)
-    std::printf("main's pedigree after fib\n");
-
+  size_t FibLeaves = checkCall("fib", 17, Main, twoLess);
   count(16, 1);
-  Model ForCount;
-  ForCount.run(16, 1, Main, [](int N) { return N - 2; });
-  compare(ForCount);
-  size_t CountLeaves = Seen.size();
-  Seen.clear();
-  if (currentPedigree() != Main && Mismatches++ < 5)
-    std::printf("main's pedigree after count\n");
-
+  size_t CountLeaves = checkCall("count", 16, Main, twoLess);
   long Walk = walk(18, 1);
-  Model ForWalk;
-  ForWalk.run(18, 1, Main, [](int N) { return N % 3 != 0 ? N - 2 : N - 3; });
-  compare(ForWalk);
-  size_t WalkLeaves = Seen.size();
-  if (currentPedigree() != Main && Mismatches++ < 5)
-    std::printf("main's pedigree after walk\n");
+  size_t WalkLeaves = checkCall("walk", 18, Main, [](int N) {
+    return N % 3 != 0 ? N - 2 : N - 3;
+  });
 
   std::printf("mismatches %ld\nleaves %zu %zu %zu\nresults %ld %ld\n"
               "draws %016" PRIx64 "\n",

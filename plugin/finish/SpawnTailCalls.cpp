@@ -198,9 +198,9 @@ bool restoreTailSyncs(Function &F) {
     return false;
   FunctionCallee Count =
       getRuntimeFunction(*F.getParent(), RuntimeFn::PedigreeSyncs);
+  auto *One = ConstantInt::get(
+      cast<Function>(Count.getCallee())->getArg(0)->getType(), 1);
   for (CallInst *Marker : Markers) {
-    auto *One = ConstantInt::get(
-        cast<Function>(Count.getCallee())->getArg(0)->getType(), 1);
     CallInst::Create(Count, {One}, "", Marker->getIterator())
         ->setDebugLoc(Marker->getDebugLoc());
     Marker->eraseFromParent();
