@@ -170,12 +170,18 @@ def environment(workers):
 
 def run_once(example, scheduler, workers):
     """The best of the example's own kernel times in one run, and the
-    output's lines that are not times (its answer)."""
+    output's lines that are not times (its answer); None for both if a
+    peer's build crashed, which some do now and then at P=2 (karatsuba on
+    oneTBB). Weft's or the sequential build's crash ends the benchmark."""
     cpus = ",".join(str(c) for c in range(workers))
     out = subprocess.run(
         ["taskset", "-c", cpus, binary_path(example, scheduler),
          EXAMPLES[example]],
         env=environment(workers), capture_output=True, text=True, timeout=600)
+    if out.returncode != 0 and scheduler in PEERS:
+        print(f"parlaylib.py: {example} ({scheduler}, P={workers}) exited "
+              f"{out.returncode}; counted as a crash", file=sys.stderr)
+        return None, None
     if out.returncode != 0:
         sys.exit(f"parlaylib.py: {example} ({scheduler}, P={workers}) "
                  f"exited {out.returncode}:\n{out.stderr[-2000:]}")
@@ -190,7 +196,7 @@ def run_once(example, scheduler, workers):
     return min(times), answer
 
 
-def measure(examples, workers, runs):
+def measure(examples, workers, runs, raw=None):
     """The best kernel time of each run, by (example, scheduler, P). Every
     round runs every configuration once, so that a slow spell of the
     machine touches all of them alike. Checks that each scheduler prints
@@ -203,13 +209,30 @@ def measure(examples, workers, runs):
                 for scheduler in SCHEDULERS:
                     best, answer = run_once(example, scheduler, p)
                     times.setdefault((example, scheduler, p), []).append(best)
+                    if best is None:
+                        continue
                     expected = answers.setdefault(example, answer)
                     if answer != expected and not random_output(example):
                         sys.exit(f"parlaylib.py: {example} ({scheduler}, "
                                  f"P={p}) printed {answer}, the first run "
                                  f"{expected}")
         print(f"round {round_ + 1} of {runs} done", file=sys.stderr)
+        if raw:
+            write_raw(raw, times)
     return times
+
+
+def write_raw(path, times):
+    with open(path, "w") as f:
+        json.dump([{"example": e, "scheduler": s, "workers": p, "seconds": t}
+                   for (e, s, p), t in times.items()], f, indent=1)
+
+
+def median_time(times):
+    """The median over runs; a peer's runs that crashed are left out, and
+    one that crashed in every run has no time."""
+    finished = [t for t in times if t is not None]
+    return statistics.median(finished) if finished else None
 
 
 def random_output(example):
@@ -219,7 +242,7 @@ def random_output(example):
     return example in ("spanning_tree", "maximal_independent_set", "BFS")
 
 
-def table(medians, examples, workers, runs, command, parlaylib):
+def table(times, medians, examples, workers, runs, command, parlaylib):
     version = subprocess.run(
         ["git", "-C", parlaylib, "log", "-1", "--format=%h, %cs"],
         capture_output=True, text=True).stdout.strip() or \
@@ -240,8 +263,13 @@ def table(medians, examples, workers, runs, command, parlaylib):
             cells = [f"{seq:.4f}"]
             for scheduler in PEERS + ["weft"]:
                 t = medians[(example, scheduler, p)]
-                cells.append(f"{t:.4f} ({seq / t:.2f})")
-            best = min(medians[(example, s, p)] for s in PEERS)
+                cells.append("crashed" if t is None else
+                             f"{t:.4f} ({seq / t:.2f})")
+                crashes = times[(example, scheduler, p)].count(None)
+                if t is not None and crashes:
+                    cells[-1] += f", crashed in {crashes}"
+            best = min(medians[(example, s, p)] for s in PEERS
+                       if medians[(example, s, p)] is not None)
             ratio = medians[(example, "weft", p)] / best
             ratios.append(ratio)
             lines.append(f"| {example} ({int(EXAMPLES[example]):,}) | "
@@ -276,14 +304,10 @@ def main():
     workers = [int(w) for w in a.workers.split(",")]
     if not a.no_build:
         build(parlaylib, examples)
-    times = measure(examples, workers, a.runs)
-    if a.raw:
-        with open(a.raw, "w") as f:
-            json.dump([{"example": e, "scheduler": s, "workers": p, "seconds": t}
-                       for (e, s, p), t in times.items()], f, indent=1)
-    medians = {key: statistics.median(t) for key, t in times.items()}
+    times = measure(examples, workers, a.runs, a.raw)
+    medians = {key: median_time(t) for key, t in times.items()}
     command = "bench/parlaylib.py " + " ".join(sys.argv[1:])
-    text = table(medians, examples, workers, a.runs, command, parlaylib)
+    text = table(times, medians, examples, workers, a.runs, command, parlaylib)
     print(text)
     if not a.no_write and not a.examples:
         bench_run.splice(os.path.join(ROOT, "docs", "benchmarks.md"), text,
