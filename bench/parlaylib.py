@@ -242,7 +242,8 @@ def random_output(example):
     return example in ("spanning_tree", "maximal_independent_set", "BFS")
 
 
-def table(times, medians, examples, workers, runs, command, parlaylib):
+def table(times, examples, workers, runs, command, parlaylib):
+    medians = {key: median_time(t) for key, t in times.items()}
     version = subprocess.run(
         ["git", "-C", parlaylib, "log", "-1", "--format=%h, %cs"],
         capture_output=True, text=True).stdout.strip() or \
@@ -305,9 +306,8 @@ def main():
     if not a.no_build:
         build(parlaylib, examples)
     times = measure(examples, workers, a.runs, a.raw)
-    medians = {key: median_time(t) for key, t in times.items()}
     command = "bench/parlaylib.py " + " ".join(sys.argv[1:])
-    text = table(times, medians, examples, workers, a.runs, command, parlaylib)
+    text = table(times, examples, workers, a.runs, command, parlaylib)
     print(text)
     if not a.no_write and not a.examples:
         bench_run.splice(os.path.join(ROOT, "docs", "benchmarks.md"), text,
