@@ -26,8 +26,8 @@
 //                               loop, where its frame stays private (found
 //                               before the fast path is inlined), and the
 //                               clean-up again (SpawnTailCalls.cpp)
-//   weft-rethrow-exits          rethrows routed to the return
-//                               (RethrowExits.cpp)
+//   weft-rethrow-exits          rethrows routed to the one return, the
+//                               leaf's path given its own (RethrowExits.cpp)
 //   (with weft-spawn-tail-calls)  the leaf's return of its own and the
 //                               loop's values kept in the frame, last, so
 //                               that no pass moves them; then the pedigree

@@ -314,9 +314,10 @@ bool restoreTailSyncsLeft(llvm::Module &M);
 bool loopSpawnTailCalls(llvm::Function &F,
                         llvm::FunctionAnalysisManager &FAM);
 
-/// After the clean-up that follows loopSpawnTailCalls: each return block
-/// reached with nothing but arguments and constants (a leaf's path, before
-/// the loop) gets a copy of its own, which the clean-up would merge back,
+/// After the clean-up that follows loopSpawnTailCalls, and after
+/// routeRethrowsToReturn: each return block reached with nothing but
+/// arguments and constants (a leaf's path, before the loop) gets a copy of
+/// its own, which the clean-up would merge back,
 /// so that the leaf's path keeps no value in the loop's registers and the
 /// prologue stays off it. Returns true if it changed \p F.
 bool separateLeafReturns(llvm::Function &F);
@@ -333,10 +334,17 @@ llvm::AllocaInst *findFastCloneFrame(llvm::Function &F);
 bool hasPrivateFrame(llvm::AllocaInst &Frame);
 bool callsItselfDirectly(llvm::Function &F);
 
-/// Runs last on each fast clone: the `unreachable` after each runtime
-/// rethrow becomes a branch to the function's only return, so that
-/// shrink-wrapping can keep the prologue off the paths that never spawn
+/// Each invoke of \p F that no landing pad reaches and whose landing pad
+/// only catches into \p Frame and rethrows becomes a call
 /// (RethrowExits.cpp). Returns true if it changed \p F.
+bool demoteRethrowingInvokes(llvm::Function &F, llvm::AllocaInst *Frame);
+
+/// Runs last on each fast clone: the `unreachable` after each runtime
+/// rethrow becomes a branch to the function's one return (made one if it
+/// had several), and the leaf's path gets a return of its own again
+/// (separateLeafReturns), so that shrink-wrapping can keep the prologue off
+/// the paths that never spawn (RethrowExits.cpp). Returns true if it
+/// changed \p F.
 bool routeRethrowsToReturn(llvm::Function &F);
 
 } // namespace weft

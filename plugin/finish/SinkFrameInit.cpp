@@ -53,9 +53,11 @@
 #include "shared/LLVMCompat.h"
 #include "shared/Markers.h"
 #include "shared/RuntimeABI.h"
+#include "weft/frame_abi.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -74,10 +76,16 @@ using namespace llvm;
 STATISTIC(NumSunkInits, "Frame initialisations moved off paths without spawns");
 STATISTIC(NumDroppedDestroyPointers,
           "Stores of a coroutine's destroy function dropped from fast clones");
+STATISTIC(NumForwardedSpills,
+          "Loads of spilled values that took the value, before the frame escapes");
 STATISTIC(NumDroppedEscapeMarkers,
           "Escape markers of allocas that became frame slots dropped");
 
 namespace weft {
+
+/// Where the frame's slots begin: past the resume and destroy pointers and
+/// the runtime's header (frame_abi.h).
+constexpr int64_t SlotsBegin = WEFT_FRAME_PROMISE_OFFSET + WEFT_FRAME_SIZE;
 
 bool isEscapeMarker(const Instruction &I) {
   return isa<CallInst>(I) && I.getMetadata(EscapeMarkerMD);
@@ -183,8 +191,9 @@ Function *storedFunction(Instruction *I, const AllocaInst *Frame,
 /// (switch-resume coroutines keep it next to the resume function's): a
 /// spawning function's frame is resumed by a thief or completes, and nothing
 /// ever destroys it, so the store is dead on every spawn. Recognised by the
-/// pair coro-split emits, `f.resume` at offset 0 and `f.destroy` one
-/// pointer further, with nothing else in the function reading that slot.
+/// pair coro-split emits, a `.resume` function at offset 0 and a `.destroy`
+/// one a pointer further, with nothing else in the function reading that
+/// slot.
 /// The store also leaves \p Uses.
 void dropDestroyPointer(AllocaInst *Frame,
                         SmallVectorImpl<Instruction *> &Uses) {
@@ -199,12 +208,9 @@ void dropDestroyPointer(AllocaInst *Frame,
              Fn && Fn->getName().ends_with(".destroy"))
       DestroyStore = I;
   }
+  // The two need not share a name: mergeIdenticalClones may have replaced
+  // either with an identical clone of another function.
   if (!Resume || !DestroyStore || !Resume->getName().ends_with(".resume"))
-    return;
-  StringRef Destroy =
-      cast<StoreInst>(DestroyStore)->getValueOperand()->getName();
-  if (Destroy.drop_back(strlen(".destroy")) !=
-      Resume->getName().drop_back(strlen(".resume")))
     return;
   // The runtime (the push's callee) reads the resume pointer and the
   // header, never the destroy slot; a load of that slot keeps the store.
@@ -220,6 +226,163 @@ void dropDestroyPointer(AllocaInst *Frame,
   ++NumDroppedDestroyPointers;
 }
 
+/// A use of a pointer into the frame other than a load or a store through
+/// it or a memset of it: a call it is passed to, a store of it as a value,
+/// its cast to an integer. With the pointer's offset into the frame, if
+/// that is a constant.
+struct FrameEscape {
+  Instruction *At;
+  std::optional<int64_t> Offset;
+};
+
+/// Every FrameEscape of \p Frame.
+SmallVector<FrameEscape, 8> collectFrameEscapes(AllocaInst *Frame) {
+  const DataLayout &DL = Frame->getDataLayout();
+  SmallVector<FrameEscape, 8> Escapes;
+  SmallVector<std::pair<Value *, std::optional<int64_t>>, 16> Work = {
+      {Frame, 0}};
+  SmallPtrSet<Value *, 32> Seen = {Frame};
+  while (!Work.empty()) {
+    auto [Ptr, Offset] = Work.pop_back_val();
+    for (Use &U : Ptr->uses()) {
+      auto *I = cast<Instruction>(U.getUser());
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(I)) {
+        APInt Delta(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+        std::optional<int64_t> Moved;
+        if (Offset && GEP->accumulateConstantOffset(DL, Delta))
+          Moved = *Offset + Delta.getSExtValue();
+        if (Seen.insert(GEP).second)
+          Work.push_back({GEP, Moved});
+        continue;
+      }
+      if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I)) {
+        if (Seen.insert(I).second)
+          Work.push_back({I, Offset});
+        continue;
+      }
+      bool IsAddress = (isa<LoadInst>(I) || isa<StoreInst>(I) ||
+                        isa<MemSetInst>(I)) &&
+                       U.getOperandNo() == (isa<StoreInst>(I) ? 1 : 0);
+      if (!IsAddress || !accessedBytes(*I, Frame))
+        Escapes.push_back({I, Offset});
+    }
+  }
+  return Escapes;
+}
+
+/// The instructions that run before the frame escapes on some path from
+/// the entry: those of a block reached from the entry through blocks
+/// where it does not escape, up to its first escape.
+class BeforeEscape {
+public:
+  BeforeEscape(Function &F, ArrayRef<FrameEscape> Escapes) {
+    for (const FrameEscape &E : Escapes) {
+      Instruction *&First = FirstEscape[E.At->getParent()];
+      if (!First || E.At->comesBefore(First))
+        First = E.At;
+    }
+    SmallVector<BasicBlock *, 16> Work = {&F.getEntryBlock()};
+    Reached.insert(&F.getEntryBlock());
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (FirstEscape.count(BB))
+        continue;
+      for (BasicBlock *Succ : successors(BB))
+        if (Reached.insert(Succ).second)
+          Work.push_back(Succ);
+    }
+  }
+
+  bool contains(Instruction *I) const {
+    if (!Reached.count(I->getParent()))
+      return false;
+    auto It = FirstEscape.find(I->getParent());
+    return It == FirstEscape.end() || I->comesBefore(It->second);
+  }
+
+private:
+  DenseMap<BasicBlock *, Instruction *> FirstEscape;
+  SmallPtrSet<BasicBlock *, 32> Reached;
+};
+
+/// Whether \p I is the stolen exit's wait for the slow clone, after which
+/// the slow clone's stores to the frame are the ones to read.
+bool isStolenExit(const Instruction &I) {
+  const auto *Call = dyn_cast<CallBase>(&I);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return Callee && Callee->getName() == runtimeName(RuntimeFn::SpawnStolen);
+}
+
+/// Loads of a spilled value, on a path where the frame has not escaped,
+/// take the value itself (see the top of this file). Returns true if any
+/// did.
+bool forwardSpills(AllocaInst *Frame, ArrayRef<Instruction *> Uses) {
+  SmallVector<FrameEscape, 8> Escapes = collectFrameEscapes(Frame);
+  // The runtime is handed the header, and reads and writes the header
+  // only; a pointer to a slot handed to anyone could write it.
+  if (any_of(Escapes, [](const FrameEscape &E) {
+        return E.Offset != WEFT_FRAME_PROMISE_OFFSET;
+      }))
+    return false;
+
+  struct Access {
+    Instruction *I;
+    int64_t Begin, End;
+  };
+  SmallVector<Access, 16> Loads, Writes;
+  for (Instruction *I : Uses)
+    if (auto Bytes = accessedBytes(*I, Frame))
+      (isa<LoadInst>(I) ? Loads : Writes)
+          .push_back({I, Bytes->first, Bytes->second});
+
+  Function &F = *Frame->getFunction();
+  BeforeEscape Unescaped(F, Escapes);
+  SmallVector<Instruction *, 2> StolenExits;
+  for (const FrameEscape &E : Escapes)
+    if (isStolenExit(*E.At))
+      StolenExits.push_back(E.At);
+  DominatorTree DT(F);
+
+  // The value stored by the only store to \p Load's bytes, if that store
+  // dominates it. Then the slot holds the value's current definition: the
+  // value's definition dominates the store, so every path from it to the
+  // load passes the store.
+  auto storedOnce = [&](const Access &Load) -> Value * {
+    const Access *Only = nullptr;
+    for (const Access &W : Writes)
+      if (W.Begin < Load.End && Load.Begin < W.End) {
+        if (Only)
+          return nullptr;
+        Only = &W;
+      }
+    auto *Store = Only ? dyn_cast<StoreInst>(Only->I) : nullptr;
+    if (!Store || !Store->isSimple() || Only->Begin != Load.Begin ||
+        Only->End != Load.End ||
+        Store->getValueOperand()->getType() != Load.I->getType() ||
+        !DT.dominates(Store, Load.I))
+      return nullptr;
+    return Store->getValueOperand();
+  };
+
+  bool Changed = false;
+  for (const Access &Load : Loads) {
+    auto *LI = cast<LoadInst>(Load.I);
+    if (!LI->isSimple() || Load.Begin < SlotsBegin ||
+        !Unescaped.contains(LI) ||
+        any_of(StolenExits, [&](Instruction *Exit) {
+          return isPotentiallyReachable(Exit, LI, nullptr, &DT);
+        }))
+      continue;
+    if (Value *V = storedOnce(Load)) {
+      LI->replaceAllUsesWith(V);
+      LI->eraseFromParent();
+      ++NumForwardedSpills;
+      Changed = true;
+    }
+  }
+  return Changed;
+}
+
 } // namespace
 
 bool sinkFrameInitialization(AllocaInst *Frame) {
@@ -227,10 +390,16 @@ bool sinkFrameInitialization(AllocaInst *Frame) {
   BasicBlock &Entry = F.getEntryBlock();
   if (Frame->getParent() != &Entry)
     return false;
+  // Before the uses are collected: it drops the blocks it leaves dead.
+  demoteRethrowingInvokes(F, Frame);
   SmallVector<Instruction *, 32> Uses;
   collectFrameUses(Frame, Uses);
   dropDestroyPointer(Frame, Uses);
   dropEscapeMarkers(Frame, Uses);
+  if (forwardSpills(Frame, Uses)) {
+    Uses.clear();
+    collectFrameUses(Frame, Uses);
+  }
 
   // The initialisations: the escape markers, and the entry block's plain
   // stores and memsets into the frame, with the bytes they write.

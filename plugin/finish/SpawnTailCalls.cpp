@@ -37,7 +37,8 @@
 //  - The call's landing pad, when it only catches into the frame and
 //    rethrows (`__weft_catch`, `__weft_rethrow`), means propagation on the
 //    paths that no landing pad reaches, where the frame holds no exception:
-//    the invoke becomes a call.
+//    the invoke becomes a call (RethrowExits.cpp; in the pipeline this was
+//    done already, when the frame became an alloca).
 //  - LLVM's tail-recursion elimination runs with the frame hidden from it
 //    (a call of a placeholder instead of the alloca; the `tail` marks it
 //    would then add come off again), and the alloca comes back in the entry
@@ -83,7 +84,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "finish/PostSplit.h"
-#include "lower/ThreadLocals.h"
 #include "shared/Markers.h"
 #include "shared/RuntimeABI.h"
 #include "shared/LLVMCompat.h"
@@ -117,7 +117,6 @@ using namespace llvm;
 
 STATISTIC(NumLoops, "Fast clones whose last recursive call became a loop");
 STATISTIC(NumHoisted, "Loads of the frame moved above the call before them");
-STATISTIC(NumDemoted, "Invokes whose landing pad only rethrew made calls");
 
 namespace weft {
 namespace {
@@ -460,100 +459,6 @@ bool hoistFrameLoadsAboveCalls(Function &F, AllocaInst *Frame) {
   return !Moves.empty();
 }
 
-/// Whether \p V is a thread-local's address, as the fast path's inlining
-/// leaves it (lower/ThreadLocals.cpp).
-bool isThreadLocalAddress(const Value *V) {
-  const auto *Call = dyn_cast<CallInst>(V);
-  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-  return Callee && (isHiddenThreadLocalAddress(*Callee) ||
-                    Callee->getIntrinsicID() == Intrinsic::threadlocal_address);
-}
-
-/// Whether \p Pad only catches the exception into \p Frame and rethrows
-/// it: `landingpad catch ptr null`, `__weft_catch`, then (through plain
-/// branches) `__weft_rethrow` and `unreachable`. Before the catch, a
-/// pedigree build's pad also makes the function's pedigree frame the
-/// thread's again (the hook's call, or its inlined store to the
-/// thread-local), loading it from the frame and maybe spilling it there
-/// again, which is dead with the rethrow.
-bool onlyRethrows(BasicBlock *Pad, AllocaInst *Frame) {
-  auto *LP = dyn_cast<LandingPadInst>(&*Pad->getFirstNonPHIIt());
-  if (!LP || LP->isCleanup() || LP->getNumClauses() != 1 || !LP->isCatch(0) ||
-      !isa<ConstantPointerNull>(LP->getClause(0)))
-    return false;
-  bool Caught = false;
-  for (BasicBlock *BB = Pad; BB;) {
-    for (Instruction &I : *BB) {
-      if (&I == LP || isa<ExtractValueInst>(I) || isa<PHINode>(I))
-        continue;
-      auto *Call = dyn_cast<CallInst>(&I);
-      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-      // A pedigree build's pad makes the function's frame the thread's
-      // again (lower/Pedigrees.cpp). What reaches it from the function's own
-      // call already has: every way out of the function leaves its frame,
-      // shared with its caller's, the thread's.
-      if (Callee && !Caught &&
-          Callee->getName() == runtimeName(RuntimeFn::PedigreeResume))
-        continue;
-      if (auto *Load = dyn_cast<LoadInst>(&I); Load && Load->isSimple())
-        continue;
-      if (auto *Store = dyn_cast<StoreInst>(&I);
-          Store && Store->isSimple() && !Caught &&
-          (getUnderlyingObject(Store->getPointerOperand()) == Frame ||
-           isThreadLocalAddress(Store->getPointerOperand())))
-        continue;
-      if (isThreadLocalAddress(&I))
-        continue;
-      if (isa<GetElementPtrInst>(I))
-        continue;
-      if (Callee && Callee->getName() == runtimeName(RuntimeFn::Catch) && !Caught) {
-        Caught = true;
-        continue;
-      }
-      if (Callee && Callee->getName() == runtimeName(RuntimeFn::Rethrow) && Caught)
-        return isa<UnreachableInst>(Call->getNextNode());
-      if (auto *Br = dyn_cast<BranchInst>(&I); Br && Br->isUnconditional()) {
-        BB = Br->getSuccessor(0);
-        break;
-      }
-      return false;
-    }
-  }
-  return false;
-}
-
-/// An invoke that no landing pad reaches, whose landing pad only rethrows,
-/// becomes a call: on its paths the frame holds no exception (one caught
-/// into it is rethrown before any other call), so catching into the frame
-/// and rethrowing is propagation.
-bool demoteRethrowingInvokes(Function &F, AllocaInst *Frame) {
-  SmallVector<Instruction *, 8> Pads;
-  SmallVector<InvokeInst *, 8> Invokes;
-  for (BasicBlock &BB : F) {
-    if (BB.isLandingPad())
-      Pads.push_back(&*BB.getFirstNonPHIIt());
-    if (auto *II = dyn_cast<InvokeInst>(BB.getTerminator()))
-      Invokes.push_back(II);
-  }
-  DominatorTree DT(F);
-  bool Changed = false;
-  for (InvokeInst *II : Invokes) {
-    // Only the function's own calls: what the loop needs.
-    if (II->getCalledFunction() != &F || !onlyRethrows(II->getUnwindDest(), Frame))
-      continue;
-    if (any_of(Pads, [&](Instruction *Pad) {
-          return isPotentiallyReachable(Pad, II, nullptr, &DT);
-        }))
-      continue;
-    changeToCall(II);
-    ++NumDemoted;
-    Changed = true;
-  }
-  if (Changed)
-    removeUnreachableBlocks(F);
-  return Changed;
-}
-
 /// The allocas that every round of the loop may share: the frame, and the
 /// statement temporaries (PlaceDynamicAllocas.cpp), each of which lives
 /// for one spawned statement, over by the time of any call that is not
@@ -818,7 +723,18 @@ bool keepAccumulatorInFrame(Loop &L, AllocaInst *Frame) {
   if (!Acc || DL.getTypeStoreSize(Acc->getType()) > DL.getPointerSize())
     return false;
   // The coroutine frame starts with the resume and the destroy pointers
-  // (frame_abi.h); the promise follows.
+  // (frame_abi.h); the promise follows. The destroy pointer's store is
+  // gone (SinkFrameInit.cpp), unless it was not recognised: then the slot
+  // is not free.
+  if (any_of(instructions(F), [&](Instruction &I) {
+        auto *Store = dyn_cast<StoreInst>(&I);
+        int64_t Offset = 0;
+        return Store &&
+               GetPointerBaseWithConstantOffset(Store->getPointerOperand(),
+                                                Offset, DL) == Frame &&
+               Offset == int64_t(DL.getPointerSize());
+      }))
+    return false;
   IRBuilder<> B(Frame->getNextNode());
   Value *Slot = B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Frame,
                                              DL.getPointerSize());
@@ -1017,7 +933,16 @@ bool separateLeafReturns(Function &F) {
   auto afterACall = [&](BasicBlock *BB) { return AfterACall.count(BB) != 0; };
   SmallVector<std::pair<BasicBlock *, BasicBlock *>, 4> Edges;
   for (BasicBlock &Join : F) {
-    if (!isa<PHINode>(Join.front()) || pathToReturn(&Join).empty())
+    SmallVector<BasicBlock *, 4> Path = pathToReturn(&Join);
+    // A join with phis, or a return shared with the leaf's path (the one
+    // oneReturn made, RethrowExits.cpp), where nothing but the branches
+    // and the return is copied.
+    bool OnlyReturns = all_of(Path, [](BasicBlock *BB) {
+      return all_of(*BB, [](Instruction &I) {
+        return isa<PHINode>(I) || isa<BranchInst>(I) || isa<ReturnInst>(I);
+      });
+    });
+    if (Path.empty() || (!isa<PHINode>(Join.front()) && !OnlyReturns))
       continue;
     for (BasicBlock *Pred : predecessors(&Join)) {
       if (afterACall(Pred))
