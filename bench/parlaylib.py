@@ -3,7 +3,7 @@
 
 parlaylib (github.com/cmuparlay/parlaylib; a checkout given by --parlaylib
 PATH or WEFT_BENCH_PARLAYLIB, fetched, never copied here) runs the same
-algorithms on the scheduler its build chooses. Each example is built five
+algorithms on the scheduler its build chooses. Each example is built six
 ways with the same compiler, clang++ at -O3 -std=c++17, the sources
 unchanged:
 
@@ -13,6 +13,13 @@ unchanged:
   tbb         -DPARLAY_TBB, linked with oneTBB
   weft        weft-clang++ -DPARLAY_OPENCILK: each par_do a cilk_spawn,
               each parallel_for a cilk_for
+  elision     clang++ -DPARLAY_OPENCILK with Weft's cilk/cilk.h: the same
+              source as weft's, compiled as its serial elision
+
+The elision is no peer: it tells Weft's own cost (Weft over the elision)
+from that of parlaylib's OpenCilk code, whose par_do spawns the right half
+and then runs the left, the reverse of the sequential build's order, and
+whose parallel_for splits 9/16 where the others halve.
 
 and run in interleaved rounds at each worker count P: every scheduler is
 told P (PARLAY_NUM_THREADS, OMP_NUM_THREADS, WEFT_NWORKERS) and the run is
@@ -20,7 +27,7 @@ pinned to P CPUs with taskset, which is how oneTBB learns it. Each example
 times its own kernel five times in one process; a run's time is the best of
 those, and the table gives the median over the rounds, each scheduler's
 ratio to the sequential build, and Weft's ratio to the best of native,
-OpenMP and oneTBB. The table replaces the section between the parlaylib
+OpenMP and oneTBB, and its ratio to the elision. The table replaces the section between the parlaylib
 markers of docs/benchmarks.md (--no-write prints it only).
 
   bench/parlaylib.py --parlaylib PATH [--runs N] [--workers 1,2]
@@ -106,7 +113,7 @@ EXAMPLES = {
     "triangle_count": "100000",
 }
 PEERS = ["native", "openmp", "tbb"]
-SCHEDULERS = ["sequential"] + PEERS + ["weft"]
+SCHEDULERS = ["sequential"] + PEERS + ["weft", "elision"]
 OUT_DIR = os.path.join(bench_run.OUT_DIR, "parlaylib")
 TIMER_LINE = re.compile(r"^Time: .*: ([0-9.]+)$")
 # An example that times its kernel's phases too prints their sum on this
@@ -121,6 +128,7 @@ def compile_command(scheduler, parlaylib, source, binary):
         return [os.path.join(bench_run.BUILD, "bin", "weft-clang++"),
                 "-DPARLAY_OPENCILK", *common]
     flags = {
+        "elision": ["-DPARLAY_OPENCILK", "-I" + os.path.join(ROOT, "include")],
         "sequential": ["-DPARLAY_SEQUENTIAL"],
         "native": [],
         "openmp": ["-DPARLAY_OPENMP", "-fopenmp"],
@@ -135,7 +143,7 @@ def binary_path(example, scheduler):
 
 
 def build(parlaylib, examples):
-    """Every example five ways, as many compilers at once as there are
+    """Every example six ways, as many compilers at once as there are
     CPUs (the builds are not timed)."""
     os.makedirs(OUT_DIR, exist_ok=True)
     jobs = []
@@ -256,9 +264,10 @@ def table(times, examples, workers, runs, command, parlaylib):
         lines.append(f"P={p}:")
         lines.append("")
         lines.append("| example (size) | sequential | native | OpenMP | "
-                     "oneTBB | Weft | Weft / best peer |")
-        lines.append("|---|---|---|---|---|---|---|")
-        ratios = []
+                     "oneTBB | Weft | Weft / best peer | elision | "
+                     "Weft / elision |")
+        lines.append("|---|---|---|---|---|---|---|---|---|")
+        ratios, owns = [], []
         for example in examples:
             seq = medians[(example, "sequential", p)]
             cells = [f"{seq:.4f}"]
@@ -271,12 +280,18 @@ def table(times, examples, workers, runs, command, parlaylib):
                     cells[-1] += f", crashed in {crashes}"
             best = min(medians[(example, s, p)] for s in PEERS
                        if medians[(example, s, p)] is not None)
-            ratio = medians[(example, "weft", p)] / best
+            weft = medians[(example, "weft", p)]
+            ratio = weft / best
             ratios.append(ratio)
+            elision = medians[(example, "elision", p)]
+            own = weft / elision
+            owns.append(own)
             lines.append(f"| {example} ({int(EXAMPLES[example]):,}) | "
-                         + " | ".join(cells) + f" | {ratio:.2f} |")
+                         + " | ".join(cells) + f" | {ratio:.2f} | "
+                         f"{elision:.4f} ({seq / elision:.2f}) | {own:.2f} |")
         geo = statistics.geometric_mean(ratios)
-        lines.append(f"| geometric mean | | | | | | {geo:.2f} |")
+        lines.append(f"| geometric mean | | | | | | {geo:.2f} | | "
+                     f"{statistics.geometric_mean(owns):.2f} |")
         lines.append("")
     return "\n".join(lines)
 

@@ -32,6 +32,38 @@
 // the leaf path, the backend's shrink-wrapping can also keep the prologue's
 // register saves off it.
 //
+// A function that spawns only above a cutoff (parlaylib's par_do_if, most
+// divide-and-conquer code) runs most of its calls on a path that never
+// spawns, and the frame's uses there are loads of the values it spilled,
+// read back after the calls below the cutoff. Before the frame escapes (it
+// escapes at a push, handing the runtime its header), nothing but the
+// function itself can have written a slot; past the push, nothing but the
+// function writes a slot either, unless a thief stole the continuation,
+// and then the fast clone reads no slot but in its stolen exit. So a load
+// that runs before any escape, of a slot whose only store dominates it,
+// takes the stored value (forwardSpills), and the stores go with the rest:
+//
+//   entry:                                    entry:
+//     store %s, %frame.s                        br %big, %spawn, %serial
+//     memset %frame.header                    spawn:
+//     br %big, %spawn, %serial                  store %s, %frame.s
+//   spawn:                                      memset %frame.header
+//     ...push, the halves, pop      ==>         ...push, the halves, pop
+//   serial:                                   serial:
+//     call @f(%s, %mid)                         call @f(%s, %mid)
+//     call @f(%mid, %e)                         call @f(%mid, %e)
+//     br %join                                  br %join
+//   join:                                     join:
+//     %s2 = load %frame.s                       call @merge(%s, ...)
+//     call @merge(%s2, ...)
+//
+// A load that runs only after a push keeps reading the slot: the store is
+// there anyway, and the value need not live in a register across the
+// calls. Where the frame hands anyone a pointer to a slot, nothing is
+// forwarded. The calls below the cutoff no longer unwind to the frame's
+// catch-and-rethrow pad, which used the header (demoteRethrowingInvokes,
+// RethrowExits.cpp, first).
+//
 // The resume pointer goes first, and further (sinkResumePointers, before
 // the fast path is inlined, while each push is still a call of
 // __weft_push): only a thief reads it, and a thief finds the frame only
