@@ -481,7 +481,11 @@ bool sinkFrameInitialization(AllocaInst *Frame) {
   if (!Target || Target == &Entry)
     return false;
 
-  Instruction *Before = Target->getTerminator();
+  // At the top of the block, or before the first use there: where they
+  // stood before the forwarding, which the backend's register assignment
+  // has been tuned to (at the branch, fib's leaf copies its result before
+  // its test instead of after).
+  Instruction *Before = &*Target->getFirstInsertionPt();
   for (Instruction &I : *Target)
     if (IsOther.count(&I)) {
       Before = &I;
