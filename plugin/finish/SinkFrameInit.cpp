@@ -346,16 +346,16 @@ bool isStolenExit(const Instruction &I) {
 }
 
 /// Loads of a spilled value, on a path where the frame has not escaped,
-/// take the value itself (see the top of this file). Returns true if any
-/// did.
-bool forwardSpills(AllocaInst *Frame, ArrayRef<Instruction *> Uses) {
+/// take the value itself (see the top of this file). Those loads also
+/// leave \p Uses.
+void forwardSpills(AllocaInst *Frame, SmallVectorImpl<Instruction *> &Uses) {
   SmallVector<FrameEscape, 8> Escapes = collectFrameEscapes(Frame);
   // The runtime is handed the header, and reads and writes the header
   // only; a pointer to a slot handed to anyone could write it.
   if (any_of(Escapes, [](const FrameEscape &E) {
         return E.Offset != WEFT_FRAME_PROMISE_OFFSET;
       }))
-    return false;
+    return;
 
   struct Access {
     Instruction *I;
@@ -396,7 +396,6 @@ bool forwardSpills(AllocaInst *Frame, ArrayRef<Instruction *> Uses) {
     return Store->getValueOperand();
   };
 
-  bool Changed = false;
   for (const Access &Load : Loads) {
     auto *LI = cast<LoadInst>(Load.I);
     if (!LI->isSimple() || Load.Begin < SlotsBegin ||
@@ -407,12 +406,11 @@ bool forwardSpills(AllocaInst *Frame, ArrayRef<Instruction *> Uses) {
       continue;
     if (Value *V = storedOnce(Load)) {
       LI->replaceAllUsesWith(V);
+      erase(Uses, LI);
       LI->eraseFromParent();
       ++NumForwardedSpills;
-      Changed = true;
     }
   }
-  return Changed;
 }
 
 } // namespace
@@ -428,10 +426,7 @@ bool sinkFrameInitialization(AllocaInst *Frame) {
   collectFrameUses(Frame, Uses);
   dropDestroyPointer(Frame, Uses);
   dropEscapeMarkers(Frame, Uses);
-  if (forwardSpills(Frame, Uses)) {
-    Uses.clear();
-    collectFrameUses(Frame, Uses);
-  }
+  forwardSpills(Frame, Uses);
 
   // The initialisations: the escape markers, and the entry block's plain
   // stores and memsets into the frame, with the bytes they write.

@@ -728,11 +728,9 @@ bool keepAccumulatorInFrame(Loop &L, AllocaInst *Frame) {
   // is not free.
   if (any_of(instructions(F), [&](Instruction &I) {
         auto *Store = dyn_cast<StoreInst>(&I);
-        int64_t Offset = 0;
         return Store &&
-               GetPointerBaseWithConstantOffset(Store->getPointerOperand(),
-                                                Offset, DL) == Frame &&
-               Offset == int64_t(DL.getPointerSize());
+               offsetInFrame(Store->getPointerOperand(), Frame, DL) ==
+                   int64_t(DL.getPointerSize());
       }))
     return false;
   IRBuilder<> B(Frame->getNextNode());
