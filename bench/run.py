@@ -13,8 +13,9 @@ A BENCHMARKS entry is a folder's name, or another name whose entry names
 the folder: then the same programs run on a second input, as rounds_wide
 runs bench/rounds at 2000 rounds of 20000 elements where rounds runs 20000
 of 2000, so that one set of sources is measured at two shapes.
-Runs are interleaved (round r runs every configuration once) so that the
-noise of a shared machine falls on all of them alike; the table reports
+Runs are interleaved (round r runs every configuration once, in an order
+shuffled afresh each round) so that the noise of a shared machine falls on
+all of them alike; the table reports
 medians, ratios to the serial elision, and peak RSS. Results must agree with
 the serial elision, or the run fails.
 
@@ -84,6 +85,7 @@ import csv
 import functools
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
@@ -267,7 +269,13 @@ def configurations(binaries, names, workers):
 def measure(binaries, names, workers, runs):
     samples = {}
     configs = list(configurations(binaries, names, workers))
+    # Each round runs the configurations in a new order: in a fixed order a
+    # configuration always follows the same one, and a run right after a long
+    # oversubscribed one (a peer's fib at P=2) starts on a hotter, busier
+    # machine than a run after a short one. Seeded, so a rerun repeats it.
+    order = random.Random(0)
     for r in range(runs):
+        order.shuffle(configs)
         for name, variant, p, binary in configs:
             runner = run_lace_once if variant == "lace" else run_once
             result, seconds, rss = runner(binary, BENCHMARKS[name][0], p)
