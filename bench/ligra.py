@@ -41,6 +41,7 @@ owner and thief, weighs more here than in the recursive benchmarks
 (docs/architecture.md, section 3, "Fences").
 """
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -49,11 +50,16 @@ import sys
 APPS = ["BFS", "Components", "PageRank"]
 LOG2_N = 18
 ROUNDS = 5
-# (label, environment on top of the inherited one, whether it is Weft).
-CONFIGS = [("serial elision (Ts)", {}, False),
-           ("Weft, default fences", {}, True),
-           ("Weft, WEFT_FENCES=symmetric", {"WEFT_FENCES": "symmetric"}, True),
-           ("Weft, WEFT_FENCES=asymmetric", {"WEFT_FENCES": "asymmetric"}, True)]
+# (label, environment on top of the inherited one, the build tree it runs:
+# "serial" is the serial elision, the others are Weft builds).
+CONFIGS = [("serial elision (Ts)", {}, "serial"),
+           ("Weft, default fences", {}, "weft"),
+           ("Weft, WEFT_FENCES=symmetric", {"WEFT_FENCES": "symmetric"}, "weft"),
+           ("Weft, WEFT_FENCES=asymmetric", {"WEFT_FENCES": "asymmetric"}, "weft")]
+# With --baseline, the other Weft build's apps at the default fences, in the
+# same rounds: a change's effect on Ligra is read from its row against the
+# default-fences row.
+BASELINE_CONFIG = ("baseline build, default fences", {}, "baseline")
 
 # Every function that takes `run` is given the bench/run.py module itself,
 # for its paths and its helpers.
@@ -68,17 +74,21 @@ def make(directory, variables, targets):
         sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
 
 
-def build(run, checkout):
-    """Copies the checkout twice under OUT_DIR/ligra, builds the apps in each
-    (serial elision and Weft) and makes the graph if it is not there yet.
+def build(run, checkout, configs, baseline):
+    """Copies the checkout under OUT_DIR/ligra once per build tree (serial
+    elision, Weft, and with a baseline the baseline's Weft), builds the apps
+    in each and makes the graph if it is not there yet.
     Returns ({(config label, app): binary}, graph path)."""
     if not os.path.exists(os.path.join(checkout, "ligra", "ligra.h")):
         sys.exit(f"--ligra {checkout}: not a Ligra checkout (no ligra/ligra.h)")
     top = os.path.join(run.OUT_DIR, "ligra")
+    compilers = {"serial": ["PCC=" + run.CLANGXX],
+                 "weft": ["CILK=1", "PCC=" + os.path.join(run.BUILD, "bin", "weft-clang++")]}
+    if baseline:
+        compilers["baseline"] = ["CILK=1", "PCC=" + os.path.join(baseline, "bin",
+                                                                 "weft-clang++")]
     trees = {}
-    for tree, variables in (("serial", ["PCC=" + run.CLANGXX]),
-                            ("weft", ["CILK=1", "PCC=" + os.path.join(run.BUILD, "bin",
-                                                                      "weft-clang++")])):
+    for tree, variables in compilers.items():
         dest = os.path.join(top, tree)
         shutil.rmtree(dest, ignore_errors=True)
         shutil.copytree(checkout, dest, symlinks=True,
@@ -97,9 +107,9 @@ def build(run, checkout):
                        check=True, stdout=subprocess.DEVNULL)
         os.replace(partial, graph)
     binaries = {}
-    for label, _, weft in CONFIGS:
+    for label, _, tree in configs:
         for app in APPS:
-            binaries[(label, app)] = os.path.join(trees["weft" if weft else "serial"], app)
+            binaries[(label, app)] = os.path.join(trees[tree], app)
     return binaries, graph
 
 
@@ -120,14 +130,17 @@ def run_once(binary, graph, workers, extra_env):
     return statistics.median(times)
 
 
-def measure(binaries, graph, workers, runs):
-    """Runs every (app, configuration, P) once per round; returns the
-    median over the rounds of each one's median time."""
-    configs = [(app, label, env, p) for app in APPS for label, env, weft in CONFIGS
-               for p in (workers if weft else [1])]
+def measure(binaries, graph, configs, workers, runs):
+    """Runs every (app, configuration, P) once per round, in an order
+    shuffled afresh each round as bench/run.py's are; returns the median over
+    the rounds of each one's median time."""
+    runs_of_a_round = [(app, label, env, p) for app in APPS for label, env, tree in configs
+                       for p in (workers if tree != "serial" else [1])]
+    order = random.Random(0)
     samples = {}
     for r in range(runs):
-        for app, label, env, p in configs:
+        order.shuffle(runs_of_a_round)
+        for app, label, env, p in runs_of_a_round:
             seconds = run_once(binaries[(label, app)], graph, p, env)
             samples.setdefault((app, label, p), []).append(seconds)
         print(f"bench: Ligra round {r + 1}/{runs} done", file=sys.stderr)
@@ -140,7 +153,7 @@ def fmt(seconds):
     return f"{seconds:.3g}"
 
 
-def table(medians, workers, runs, command, measured_line):
+def table(medians, configs, workers, runs, command, measured_line):
     pmax = max(workers)
     lines = [measured_line(runs, command, f"interleaved runs, each the median of "
                            f"Ligra's {ROUNDS} timed rounds"), "",
@@ -151,9 +164,9 @@ def table(medians, workers, runs, command, measured_line):
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + "---|" * len(head))
     for app in APPS:
-        ts = medians[(app, CONFIGS[0][0], 1)]
-        for label, _, weft in CONFIGS:
-            if not weft:
+        ts = medians[(app, configs[0][0], 1)]
+        for label, _, tree in configs:
+            if tree == "serial":
                 row = [app, label, fmt(ts), *(["-"] * (len(workers) + 1))]
             else:
                 t1, tp = medians[(app, label, 1)], medians[(app, label, pmax)]
@@ -163,10 +176,12 @@ def table(medians, workers, runs, command, measured_line):
     return "\n".join(lines)
 
 
-def ligra(run, checkout, workers, runs, command):
-    """Builds, measures and prints the Ligra table; returns its text."""
-    binaries, graph = build(run, os.path.abspath(checkout))
-    medians = measure(binaries, graph, workers, runs)
-    text = table(medians, workers, runs, command, run.measured_line)
+def ligra(run, checkout, workers, runs, command, baseline=None):
+    """Builds, measures and prints the Ligra table; returns its text.
+    baseline is another Weft build tree whose apps run in the same rounds."""
+    configs = CONFIGS + ([BASELINE_CONFIG] if baseline else [])
+    binaries, graph = build(run, os.path.abspath(checkout), configs, baseline)
+    medians = measure(binaries, graph, configs, workers, runs)
+    text = table(medians, configs, workers, runs, command, run.measured_line)
     print(text)
     return text

@@ -66,7 +66,8 @@ is also built with its bin/weft-clang++, run in the same interleaved rounds
 at every --workers count, and shown in a row below the benchmark's, with
 this build's T_P over the baseline's at each P, so that a change is
 measured against what it changes in one run. Those rows are printed; the
-table written to docs/ leaves them out.
+table written to docs/ leaves them out. Ligra's apps (with --ligra) are
+built with it too and run at the default fences in Ligra's own rounds.
 
 --other-llvm PATH names a Weft build tree for another LLVM major version
 (configured with -DWEFT_LLVM_VERSION=N, e.g. build-llvm22 from
@@ -596,7 +597,8 @@ def main():
     if names:
         benchmarks(a, names, workers, command)
     if with_ligra:
-        ligra.ligra(sys.modules[__name__], a.ligra, workers, a.runs, command)
+        ligra.ligra(sys.modules[__name__], a.ligra, workers, a.runs, command,
+                    os.path.abspath(a.baseline) if a.baseline else None)
 
 
 def benchmarks(a, names, workers, command):
