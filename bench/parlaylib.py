@@ -42,6 +42,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -207,14 +208,20 @@ def run_once(example, scheduler, workers):
 def measure(examples, workers, runs, raw=None):
     """The best kernel time of each run, by (example, scheduler, P). Every
     round runs every configuration once, so that a slow spell of the
-    machine touches all of them alike. Checks that each scheduler prints
+    machine touches all of them alike, in an order shuffled afresh each
+    round. Checks that each scheduler prints
     the sequential build's answer (the examples print some of theirs)."""
     times = {}
     answers = {}
+    # Each example's schedulers run in a fresh order every round, so that
+    # none always follows the same one (bench/run.py's measure); seeded.
+    order = random.Random(0)
+    schedulers = list(SCHEDULERS)
     for round_ in range(runs):
         for p in workers:
             for example in examples:
-                for scheduler in SCHEDULERS:
+                order.shuffle(schedulers)
+                for scheduler in schedulers:
                     best, answer = run_once(example, scheduler, p)
                     times.setdefault((example, scheduler, p), []).append(best)
                     if best is None:
