@@ -32,11 +32,20 @@ markers of docs/benchmarks.md (--no-write prints it only).
 
   bench/parlaylib.py --parlaylib PATH [--runs N] [--workers 1,2]
                      [--examples mergesort,BFS] [--no-build] [--no-write]
-                     [--raw FILE]
+                     [--raw FILE] [--from-raw FILE]
 
 --raw writes every run's time as JSON, to see how far the runs spread: on
 a virtual machine the memory-bound examples move by up to 2x from one
-process to the next, whichever the scheduler (docs/benchmarks.md).
+process to the next, whichever the scheduler (docs/benchmarks.md). It is
+rewritten after every round, and --from-raw FILE makes the table from it
+without building or running anything (of a run cut short, the rounds it
+ended).
+
+Below each P's table, every parallel scheduler is set against the best of
+the other three, as Weft is against the best peer in the table: the
+smallest of three noisy medians is below a typical one, so a ratio to it
+reads above 1 even for a scheduler as fast as the others, and these lines
+say how far above it each one reads.
 """
 import argparse
 import concurrent.futures
@@ -317,7 +326,49 @@ def table(times, examples, workers, runs, command, parlaylib):
         lines.append(f"| geometric mean | | | | | | {geo:.2f} | | "
                      f"{statistics.geometric_mean(owns):.2f} |")
         lines.append("")
+        lines += same_yardstick(medians, examples, p)
     return "\n".join(lines)
+
+
+def same_yardstick(medians, examples, p):
+    """Each parallel scheduler's time over the best of the other three, as
+    Weft's is taken over the best peer. The smallest of three noisy medians
+    sits below a typical one, so even a scheduler as fast as the rest reads
+    above 1 this way; these lines show where each one stands on the same
+    yardstick."""
+    contenders = PEERS + ["weft"]
+    names = {"native": "native", "openmp": "OpenMP", "tbb": "oneTBB",
+             "weft": "Weft"}
+    lines = [f"Each scheduler over the best of the other three at P={p}:", "",
+             "| scheduler | geometric mean | examples above 1.05 |",
+             "|---|---|---|"]
+    for scheduler in contenders:
+        ratios = []
+        for example in examples:
+            own = medians[(example, scheduler, p)]
+            others = [medians[(example, s, p)] for s in contenders
+                      if s != scheduler and medians[(example, s, p)] is not None]
+            if own is not None and others:
+                ratios.append(own / min(others))
+        above = sum(r > 1.05 for r in ratios)
+        lines.append(f"| {names[scheduler]} | "
+                     f"{statistics.geometric_mean(ratios):.2f} | "
+                     f"{above} of {len(ratios)} |")
+    lines.append("")
+    return lines
+
+
+def read_raw(path, examples, workers):
+    """The times a --raw file kept, as measure returns them, and the
+    count of rounds it holds (a run cut short writes the rounds it ended)."""
+    with open(path) as f:
+        times = {(r["example"], r["scheduler"], r["workers"]): r["seconds"]
+                 for r in json.load(f)}
+    missing = [(e, s, p) for e in examples for s in SCHEDULERS for p in workers
+               if (e, s, p) not in times]
+    if missing:
+        sys.exit(f"parlaylib.py: {path} has no times for {missing[:3]}")
+    return times, min(len(t) for t in times.values())
 
 
 def main():
@@ -333,6 +384,8 @@ def main():
                     help="run the binaries of the last build")
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--raw", help="write every run's time to this JSON file")
+    ap.add_argument("--from-raw", help="build nothing, run nothing: make the "
+                    "table from the times a --raw file kept")
     a = ap.parse_args()
     if not a.parlaylib:
         sys.exit("parlaylib.py: give --parlaylib PATH or WEFT_BENCH_PARLAYLIB")
@@ -342,11 +395,15 @@ def main():
         if example not in EXAMPLES:
             sys.exit(f"parlaylib.py: no size known for {example}")
     workers = [int(w) for w in a.workers.split(",")]
-    if not a.no_build:
-        build(parlaylib, examples)
-    times = measure(examples, workers, a.runs, a.raw)
+    runs = a.runs
+    if a.from_raw:
+        times, runs = read_raw(a.from_raw, examples, workers)
+    else:
+        if not a.no_build:
+            build(parlaylib, examples)
+        times = measure(examples, workers, a.runs, a.raw)
     command = "bench/parlaylib.py " + " ".join(sys.argv[1:])
-    text = table(times, examples, workers, a.runs, command, parlaylib)
+    text = table(times, examples, workers, runs, command, parlaylib)
     print(text)
     if not a.no_write and not a.examples:
         bench_run.splice(os.path.join(ROOT, "docs", "benchmarks.md"), text,
