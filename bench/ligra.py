@@ -41,7 +41,6 @@ owner and thief, weighs more here than in the recursive benchmarks
 (docs/architecture.md, section 3, "Fences").
 """
 import os
-import random
 import shutil
 import statistics
 import subprocess
@@ -85,8 +84,7 @@ def build(run, checkout, configs, baseline):
     compilers = {"serial": ["PCC=" + run.CLANGXX],
                  "weft": ["CILK=1", "PCC=" + os.path.join(run.BUILD, "bin", "weft-clang++")]}
     if baseline:
-        compilers["baseline"] = ["CILK=1", "PCC=" + os.path.join(baseline, "bin",
-                                                                 "weft-clang++")]
+        compilers["baseline"] = ["CILK=1", "PCC=" + run.baseline_driver(baseline)]
     trees = {}
     for tree, variables in compilers.items():
         dest = os.path.join(top, tree)
@@ -130,13 +128,13 @@ def run_once(binary, graph, workers, extra_env):
     return statistics.median(times)
 
 
-def measure(binaries, graph, configs, workers, runs):
+def measure(run, binaries, graph, configs, workers, runs):
     """Runs every (app, configuration, P) once per round, in an order
-    shuffled afresh each round as bench/run.py's are; returns the median over
+    shuffled afresh each round (run.round_order); returns the median over
     the rounds of each one's median time."""
     runs_of_a_round = [(app, label, env, p) for app in APPS for label, env, tree in configs
                        for p in (workers if tree != "serial" else [1])]
-    order = random.Random(0)
+    order = run.round_order()
     samples = {}
     for r in range(runs):
         order.shuffle(runs_of_a_round)
@@ -181,7 +179,7 @@ def ligra(run, checkout, workers, runs, command, baseline=None):
     baseline is another Weft build tree whose apps run in the same rounds."""
     configs = CONFIGS + ([BASELINE_CONFIG] if baseline else [])
     binaries, graph = build(run, os.path.abspath(checkout), configs, baseline)
-    medians = measure(binaries, graph, configs, workers, runs)
+    medians = measure(run, binaries, graph, configs, workers, runs)
     text = table(medians, configs, workers, runs, command, run.measured_line)
     print(text)
     return text

@@ -51,7 +51,6 @@ import argparse
 import concurrent.futures
 import json
 import os
-import random
 import re
 import statistics
 import subprocess
@@ -234,14 +233,13 @@ def run_once(example, scheduler, workers):
 def measure(examples, workers, runs, raw=None):
     """The best kernel time of each run, by (example, scheduler, P). Every
     round runs every configuration once, so that a slow spell of the
-    machine touches all of them alike, in an order shuffled afresh each
-    round. Checks that each scheduler prints
-    the sequential build's answer (the examples print some of theirs)."""
+    machine touches all of them alike; each example's schedulers run in an
+    order shuffled afresh each round (bench_run.round_order). Checks that
+    each scheduler prints the sequential build's answer (the examples print
+    some of theirs)."""
     times = {}
     answers = {}
-    # Each example's schedulers run in a fresh order every round, so that
-    # none always follows the same one (bench/run.py's measure); seeded.
-    order = random.Random(0)
+    order = bench_run.round_order()
     schedulers = list(SCHEDULERS)
     for round_ in range(runs):
         for p in workers:

@@ -173,12 +173,27 @@ def build(names):
     return binaries
 
 
-def build_baseline(tree, names):
-    """Builds each benchmark's Cilk source with the weft-clang++ of another
-    build tree; returns {(name, "baseline"): binary}."""
+def baseline_driver(tree):
+    """The weft-clang++ of the --baseline build tree; exits if it has none."""
     driver = os.path.join(tree, "bin", "weft-clang++")
     if not os.path.exists(driver):
         sys.exit(f"--baseline {tree}: no bin/weft-clang++ there")
+    return driver
+
+
+def round_order():
+    """What shuffles the configurations afresh each round (bench/run.py,
+    ligra.py, parlaylib.py). In a fixed order a configuration always follows
+    the same one, and a run right after a long oversubscribed one (a peer's
+    fib at P=2) starts on a hotter, busier machine than a run after a short
+    one. Seeded, so a rerun repeats the order."""
+    return random.Random(0)
+
+
+def build_baseline(tree, names):
+    """Builds each benchmark's Cilk source with the weft-clang++ of another
+    build tree; returns {(name, "baseline"): binary}."""
+    driver = baseline_driver(tree)
     binaries = {}
     for name in names:
         src = os.path.join(ROOT, "bench", folder(name), f"{folder(name)}_cilk.cpp")
@@ -270,11 +285,7 @@ def configurations(binaries, names, workers):
 def measure(binaries, names, workers, runs):
     samples = {}
     configs = list(configurations(binaries, names, workers))
-    # Each round runs the configurations in a new order: in a fixed order a
-    # configuration always follows the same one, and a run right after a long
-    # oversubscribed one (a peer's fib at P=2) starts on a hotter, busier
-    # machine than a run after a short one. Seeded, so a rerun repeats it.
-    order = random.Random(0)
+    order = round_order()
     for r in range(runs):
         order.shuffle(configs)
         for name, variant, p, binary in configs:
