@@ -2,8 +2,10 @@
 //
 // The lowering runs at the start of every pipeline, before the standard
 // coroutine passes split each spawning function into its fast and slow
-// clones; the post-split steps run at its end, when nothing optimises after
-// them. Both the Clang plugin and the opt plugin register through here.
+// clones; the loop chunks' sole callees are inlined after the inliner, before
+// the optimizer's pipeline; the other post-split steps run at its end, when
+// nothing optimises after them. Both the Clang plugin and the opt plugin
+// register through here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,8 +70,14 @@ bool addPostSplitPass(StringRef Name, ModulePassManager &MPM) {
 void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode,
                     bool Pedigrees) {
   PB.registerPipelineParsingCallback(
-      [](StringRef Name, ModulePassManager &MPM,
-         ArrayRef<PassBuilder::PipelineElement>) {
+      [&PB](StringRef Name, ModulePassManager &MPM,
+            ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "weft-inline-chunk-callees") {
+          MPM.addPass(
+              InlineChunkCalleesPass(PB.buildFunctionSimplificationPipeline(
+                  OptimizationLevel::O2, ThinOrFullLTOPhase::None)));
+          return true;
+        }
         if (Name == "weft-lower-spawns") {
           MPM.addPass(LowerSpawnsPass());
           return true;
@@ -130,6 +138,16 @@ void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode,
         if (Level != OptimizationLevel::O0)
           CGPM.addPass(
               createCGSCCToFunctionPassAdaptor(EarlyStolenChecksPass()));
+      });
+  // The chunks' sole callees, once the inliner has run everywhere: it
+  // visited each chunk before the chunk's parent (ChunkCallees.cpp).
+  compat::registerOptimizerEarly(
+      PB, [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
+        if (Level == OptimizationLevel::O0)
+          return;
+        MPM.addPass(InlineChunkCalleesPass(
+            PB.buildFunctionSimplificationPipeline(Level,
+                                                   ThinOrFullLTOPhase::None)));
       });
   compat::registerOptimizerLast(
       PB, [Mode](ModulePassManager &MPM, OptimizationLevel Level) {

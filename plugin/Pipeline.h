@@ -19,6 +19,9 @@ namespace weft {
 ///   weft-main-stack
 ///   weft-race-allocators                 library allocators' entries as
 ///                                        allocators (race mode only)
+///   weft-inline-chunk-callees            loop chunks' sole callees inlined,
+///                                        after the inliner (with the -O2
+///                                        function simplification here)
 ///   weft-finish, weft-finish<clean-up>   all the post-split steps, in order
 ///   weft-finish<race>, weft-finish<clean-up;race>  the same in race mode
 ///   weft-inline-fast-path                each post-split step alone
@@ -37,7 +40,8 @@ namespace weft {
 /// at the start of every default pipeline (in race mode after
 /// weft-race-allocators), the lowering reporting to the
 /// analysis \p Mode names (the standard coroutine passes then split the
-/// result), and weft-finish at its end, with the clean-up at any -O but -O0.
+/// result), weft-inline-chunk-callees after the inliner at any -O but -O0,
+/// and weft-finish at the end, with the clean-up at any -O but -O0.
 /// With \p Pedigrees the lowering also keeps the strands' pedigrees.
 void registerPasses(llvm::PassBuilder &PB, bool InPipelines,
                     Analysis Mode = Analysis::None, bool Pedigrees = false);

@@ -54,6 +54,21 @@ private:
   bool Race;
 };
 
+/// After the inliner, before the optimizer's pipeline (not a step of
+/// FinishPass): each parallel loop's chunk that spawns nothing inlines the
+/// functions that only it calls, and the chunks it changed go through
+/// \p Simplify (ChunkCallees.cpp). "weft-inline-chunk-callees".
+class InlineChunkCalleesPass
+    : public llvm::PassInfoMixin<InlineChunkCalleesPass> {
+public:
+  explicit InlineChunkCalleesPass(llvm::FunctionPassManager Simplify)
+      : Simplify(std::move(Simplify)) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+
+private:
+  llvm::FunctionPassManager Simplify;
+};
+
 // The steps one by one. A step that needs to know which functions are fast
 // clones finds them in the IR (findFastClones).
 

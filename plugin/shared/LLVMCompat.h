@@ -152,6 +152,19 @@ inline bool peelFirstIteration(llvm::Loop *L, llvm::LoopInfo &LI,
 #endif
 }
 
+/// Runs \p Callback (a ModulePassManager and an OptimizationLevel) after
+/// the module simplification (the inliner), before the optimizer's pipeline.
+template <class Fn>
+void registerOptimizerEarly(llvm::PassBuilder &PB, Fn Callback) {
+#if LLVM_VERSION_MAJOR >= 20
+  PB.registerOptimizerEarlyEPCallback(
+      [Callback](llvm::ModulePassManager &MPM, llvm::OptimizationLevel Level,
+                 llvm::ThinOrFullLTOPhase) { Callback(MPM, Level); });
+#else
+  PB.registerOptimizerEarlyEPCallback(Callback);
+#endif
+}
+
 /// Runs \p Callback (a ModulePassManager and an OptimizationLevel) at the
 /// end of every optimizing pipeline.
 template <class Fn>

@@ -97,6 +97,9 @@ inline constexpr const char *EscapeMarkerMD = "weft.escape";
 /// cilk_for body outlined for the splitter and each spawn helper.
 inline constexpr const char *SpawningFunctionAttr = "weft-spawning";
 inline constexpr const char *OutlinedFunctionAttr = "weft-outlined";
+/// On each cilk_for body outlined for the splitter (besides "weft-outlined"),
+/// for finish/ChunkCallees.cpp, which inlines what only it calls.
+inline constexpr const char *ParallelLoopChunkAttr = "weft-pfor-chunk";
 
 } // namespace weft
 

@@ -182,6 +182,7 @@ Function *LoopOutliner::buildChunk(Function *Body, CallInst *Call) {
   AttrBuilder ChunkAttrs(C, Body->getAttributes().getFnAttrs());
   ChunkAttrs.removeAttribute(SpawningFunctionAttr);
   ChunkAttrs.addAttribute(OutlinedFunctionAttr);
+  ChunkAttrs.addAttribute(ParallelLoopChunkAttr);
   Chunk->setAttributes(
       AttributeList::get(C, AttributeList::FunctionIndex, ChunkAttrs));
   if (Body->hasPersonalityFn())
