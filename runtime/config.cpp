@@ -188,30 +188,30 @@ int WorkerCount::set(unsigned N) {
   std::lock_guard<std::mutex> Guard(Lock);
   if (Fixed)
     return WEFT_ESTARTED;
-  Count = N;
+  Count.store(N, std::memory_order_relaxed);
   return WEFT_OK;
 }
 
 unsigned WorkerCount::fix() {
   std::lock_guard<std::mutex> Guard(Lock);
   Fixed = true;
-  return PinnedToOne ? 1 : Count;
+  return get();
 }
 
 unsigned WorkerCount::get() const {
-  std::lock_guard<std::mutex> Guard(Lock);
-  return PinnedToOne ? 1 : Count;
+  return PinnedToOne.load(std::memory_order_relaxed)
+             ? 1
+             : Count.load(std::memory_order_relaxed);
 }
 
 void WorkerCount::pinToOne() {
   std::lock_guard<std::mutex> Guard(Lock);
   Fixed = true;
-  PinnedToOne = true;
+  PinnedToOne.store(true, std::memory_order_relaxed);
 }
 
 unsigned WorkerCount::planned() const {
-  std::lock_guard<std::mutex> Guard(Lock);
-  return Count;
+  return Count.load(std::memory_order_relaxed);
 }
 
 bool WorkerCount::fixed() const {

@@ -32,6 +32,7 @@
 #ifndef WEFT_RUNTIME_CONFIG_H
 #define WEFT_RUNTIME_CONFIG_H
 
+#include <atomic>
 #include <cstddef>
 #include <mutex>
 
@@ -66,6 +67,9 @@ const Config &config();
 /// The worker count: the environment's (Config::nworkers) unless the
 /// program set another (weft_set_nworkers) before the pool started. The
 /// pool's start fixes it; the lock orders a setter against that start.
+/// Reading takes no lock: programs ask for the count in their hot loops
+/// (parlaylib's granularity, on every loop and sort, and the default grain
+/// of every cilk_for), on every worker at once.
 class WorkerCount {
 public:
   explicit WorkerCount(unsigned Initial) : Count(Initial) {}
@@ -84,10 +88,14 @@ public:
   unsigned planned() const;
 
 private:
+  // Written under Lock, read without it. Relaxed suffices: each is a value
+  // of its own that publishes no other data, a read sees the latest write
+  // that happens before it (or a later one), and once the pool has started
+  // neither changes.
+  std::atomic<unsigned> Count;
+  std::atomic<bool> PinnedToOne{false};
   mutable std::mutex Lock;
-  unsigned Count;
-  bool Fixed = false;
-  bool PinnedToOne = false;
+  bool Fixed = false; // under Lock
 };
 
 /// The process's worker count, initially config().nworkers.

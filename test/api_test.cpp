@@ -92,6 +92,46 @@ TEST(WorkerCount, SettersRacingWithTheStart) {
   EXPECT_LE(Fixed, 8u);
 }
 
+// Readers, which take no lock, racing with setters and the start: a reader
+// sees only counts that were set, and once the count is fixed, the fixed
+// one. Under ThreadSanitizer (unit_tsan) this also checks that the lock-free
+// reads race with nothing.
+TEST(WorkerCount, ReadersRacingWithSettersAndTheStart) {
+  WorkerCount Count(5);
+  std::atomic<bool> Go{false}, Started{false};
+  std::atomic<int> Strange{0};
+  std::vector<std::thread> Threads;
+  for (unsigned T = 0; T < 2; ++T)
+    Threads.emplace_back([&, T] {
+      while (!Go.load())
+        std::this_thread::yield();
+      for (unsigned I = 0; I < 2000; ++I)
+        Count.set(1 + (T * 3 + I) % 4);
+    });
+  std::atomic<unsigned> FixedSeen{0};
+  for (unsigned T = 0; T < 2; ++T)
+    Threads.emplace_back([&] {
+      while (!Go.load())
+        std::this_thread::yield();
+      for (unsigned I = 0; I < 20000; ++I) {
+        bool After = Started.load();
+        unsigned Seen = Count.get(), Planned = Count.planned();
+        if (Seen < 1 || Seen > 5 || Planned < 1 || Planned > 5)
+          ++Strange;
+        if (After && Seen != FixedSeen.load())
+          ++Strange;
+      }
+    });
+  Go.store(true);
+  std::this_thread::yield();
+  FixedSeen.store(Count.fix());
+  Started.store(true);
+  for (std::thread &T : Threads)
+    T.join();
+  EXPECT_EQ(Strange.load(), 0);
+  EXPECT_EQ(Count.get(), FixedSeen.load());
+}
+
 TEST(CilkSetParam, SetsNworkersUntilFixed) {
   WorkerCount Count(4);
   EXPECT_EQ(weft::set_cilk_param(Count, "nworkers", "2", 4),
