@@ -123,20 +123,26 @@ bool inlineSoleCallees(Function &Chunk, FunctionAnalysisManager &FAM) {
 
 PreservedAnalyses InlineChunkCalleesPass::run(Module &M,
                                               ModuleAnalysisManager &MAM) {
+  // Nothing to do, and no clean-up to pay for, in a module without loops.
+  if (none_of(M, [](const Function &F) { return isPlainChunk(F); }))
+    return PreservedAnalyses::all();
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   // The callees' other call sites in clones that nothing can resume any
   // more do not count: such a clone is named only by its fast clone's
   // frame, where the spawning path folded away (sinkResumePointers), and
   // then by nothing but itself (GlobalDCE).
-  if (sinkResumePointers(M))
+  bool Changed = sinkResumePointers(M);
+  if (Changed)
     MAM.invalidate(M, PreservedAnalyses::none());
-  MAM.invalidate(M, GlobalDCEPass().run(M, MAM));
+  PreservedAnalyses Dead = GlobalDCEPass().run(M, MAM);
+  Changed |= !Dead.areAllPreserved();
+  MAM.invalidate(M, Dead);
+  // After GlobalDCE, which may have deleted a chunk of a dead parent.
   SmallVector<Function *, 8> Chunks;
   for (Function &F : M)
     if (isPlainChunk(F))
       Chunks.push_back(&F);
-  bool Changed = false;
   for (Function *Chunk : Chunks) {
     if (!inlineSoleCallees(*Chunk, FAM))
       continue;
