@@ -78,6 +78,10 @@ void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode,
                   OptimizationLevel::O2, ThinOrFullLTOPhase::None)));
           return true;
         }
+        if (Name == "weft-chunk-grain") {
+          MPM.addPass(MinimumGrainPass());
+          return true;
+        }
         if (Name == "weft-lower-spawns") {
           MPM.addPass(LowerSpawnsPass());
           return true;
@@ -148,6 +152,8 @@ void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode,
         MPM.addPass(InlineChunkCalleesPass(
             PB.buildFunctionSimplificationPipeline(Level,
                                                    ThinOrFullLTOPhase::None)));
+        // Priced once the chunks' bodies are whole (ChunkGrain.cpp).
+        MPM.addPass(MinimumGrainPass());
       });
   compat::registerOptimizerLast(
       PB, [Mode](ModulePassManager &MPM, OptimizationLevel Level) {

@@ -69,6 +69,15 @@ private:
   llvm::FunctionPassManager Simplify;
 };
 
+/// After InlineChunkCalleesPass: each call that runs a parallel loop whose
+/// iterations cost little, with the default grain, gets a grain of at least
+/// enough iterations for a piece to outweigh its spawn (ChunkGrain.cpp).
+/// "weft-chunk-grain".
+class MinimumGrainPass : public llvm::PassInfoMixin<MinimumGrainPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 // The steps one by one. A step that needs to know which functions are fast
 // clones finds them in the IR (findFastClones).
 
