@@ -95,12 +95,16 @@ std::optional<uint64_t> iterationCost(const Loop &L, const LoopInfo &LI,
       unsigned InnerTrips = SE.getSmallConstantTripCount(Inner);
       if (InnerTrips == 0)
         return std::nullopt;
-      Trips *= InnerTrips;
+      // Saturating: nested constant loops could overflow, and a wrapped
+      // product would price a huge iteration as a cheap one.
+      Trips = SaturatingMultiply(Trips, uint64_t(InnerTrips));
     }
     std::optional<int64_t> BlockCost = Metrics.NumBBInsts[BB].getValue();
     if (!BlockCost)
       return std::nullopt;
-    Cost += Trips * uint64_t(std::max<int64_t>(*BlockCost, 0));
+    Cost = SaturatingAdd(
+        Cost,
+        SaturatingMultiply(Trips, uint64_t(std::max<int64_t>(*BlockCost, 0))));
   }
   return Cost;
 }
@@ -123,7 +127,8 @@ uint64_t minimumGrain(Function &Chunk, FunctionAnalysisManager &FAM) {
 }
 
 /// Whether \p CB runs a parallel loop with the grain as its second
-/// argument and the chunk as its third: the splitter, or its workspan copy.
+/// argument and the chunk as its third: the splitter, its workspan copy,
+/// or the pedigree wrapper that calls one of them.
 bool isSplitterCall(const CallBase &CB) {
   const Function *Callee = CB.getCalledFunction();
   if (!Callee)
