@@ -31,6 +31,12 @@
 #   %mpi-example       the build directory of examples/mpi (sample_sort and
 #                      its serial elision sample_sort_serial)
 #   %mpi-cxxflags, %mpi-libs  what compiles and links a program against MPI
+# A cross build's suite (config.weft_target, docs/install.md): its drivers
+# and %clang, %clangxx, %bare-clang and %bare-clangxx compile for the
+# target, %run-check, %same-at-every-p and %until-stolen run programs
+# through the emulator (WEFT_RUN_PREFIX), and only the tests of
+# EMULATED_SUITES that run their programs through those run; the rest say
+# why they are unsupported there (feature cross).
 # Features: gcc (gcc and g++ are on PATH); other-clang (clang and opt of
 # another LLVM major version, 16 or later, are installed next to this one's,
 # as Debian installs /usr/lib/llvm-M: the newest such M); dpkg (dpkg-deb is
@@ -43,12 +49,14 @@
 # (Csmith and its header csmith.h are installed, which scripts/setup.sh does
 # not do: `apt-get install csmith libcsmith-dev`; random/csmith.test).
 import os
+import re
 import shutil
 import subprocess
 import lit.formats
 
 config.name = "Weft"
 config.test_format = lit.formats.ShTest(True)
+cross = bool(config.weft_target)
 config.suffixes = [".c", ".cpp", ".ll", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.weft_obj_root
@@ -62,10 +70,11 @@ for var in ("HOME", "TMPDIR"):
         config.environment[var] = os.environ[var]
 
 include = "-I" + config.weft_include_dir
-clang = os.path.join(config.llvm_tools_dir, "clang")
-clangxx = os.path.join(config.llvm_tools_dir, "clang++")
-plugin = os.path.join(config.weft_lib_dir, "libWeftPlugin.so")
-passlib = os.path.join(config.weft_lib_dir, "libWeftPass.so")
+target = " --target=" + config.weft_target if cross else ""
+clang = os.path.join(config.llvm_tools_dir, "clang") + target
+clangxx = os.path.join(config.llvm_tools_dir, "clang++") + target
+plugin = os.path.join(config.weft_plugin_dir, "libWeftPlugin.so")
+passlib = os.path.join(config.weft_plugin_dir, "libWeftPass.so")
 
 config.substitutions.append(("%weft-build", config.weft_build_root))
 config.substitutions.append(("%install-libdir", config.install_libdir))
@@ -96,7 +105,7 @@ config.substitutions.append(("%stack-bound", "bash " + os.path.join(
     config.test_source_root, "stack-bound.sh")))
 
 if shutil.which("gcc", path=config.environment["PATH"]) and \
-        shutil.which("g++", path=config.environment["PATH"]):
+        shutil.which("g++", path=config.environment["PATH"]) and not cross:
     config.available_features.add("gcc")
 if os.path.exists(os.path.join(config.weft_lib_dir, "libweft_race.a")):
     config.available_features.add("weft-race-archive")
@@ -155,7 +164,7 @@ def cpu_flags():
 
 
 for flag in ("avx2", "avx512f"):
-    if flag in cpu_flags():
+    if flag in cpu_flags() and not cross:
         config.available_features.add(flag)
 
 
@@ -197,3 +206,14 @@ config.substitutions.append(("%mpirun", config.mpiexec))
 config.substitutions.append(("%mpi-example", config.mpi_example_dir))
 config.substitutions.append(("%mpi-cxxflags", config.mpi_cxxflags))
 config.substitutions.append(("%mpi-libs", config.mpi_libs))
+
+
+# The cross build's subset (see the top), in a module of its own: lit
+# sends the test format to its worker processes by name.
+if cross:
+    import sys
+    sys.path.insert(0, os.path.dirname(__file__))
+    from emulated_subset import EmulatedSubset
+    config.available_features.add("cross")
+    config.environment["WEFT_RUN_PREFIX"] = config.emulator
+    config.test_format = EmulatedSubset(True)

@@ -160,7 +160,11 @@ bool workVisible(Worker *Self) {
 
 } // namespace
 
-Worker *current_worker() {
+// Never inlined: a caller may read it again after a stack switch that
+// moved it to another thread, and where the thread pointer is a register
+// (AArch64's tpidr_el0), not a segment that each access loads, the
+// compiler would keep the first read of an inlined copy across the switch.
+__attribute__((noinline)) Worker *current_worker() {
   asm volatile("" ::: "memory");
   return thread_worker_or_null();
 }

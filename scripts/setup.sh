@@ -10,6 +10,11 @@ packages=(
   libboost-context-dev libgtest-dev
   libtbb-dev libomp-19-dev gnuplot-nox   # benchmark peers and plots
   libopenmpi-dev openmpi-bin             # examples/mpi and its tests
+  # The Arm build and its tests under emulation (docs/install.md): the
+  # cross C and C++ libraries, Arm's Boost.Context and GoogleTest from
+  # Debian's arm64 architecture, and qemu-user to run the programs.
+  crossbuild-essential-arm64 libboost-context-dev:arm64 libgtest-dev:arm64
+  qemu-user
 )
 
 missing=()
@@ -22,6 +27,12 @@ done
 echo "setup: installing ${missing[*]}"
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo=sudo
+# The :arm64 packages come from Debian's arm64 architecture, which dpkg
+# must know before apt reads the package lists.
+if printf '%s\n' "${missing[@]}" | grep -q ':arm64$' &&
+    ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  $sudo dpkg --add-architecture arm64
+fi
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
   --no-install-recommends "${missing[@]}" >/dev/null

@@ -3,7 +3,10 @@
 # Weft is tested on (19 in build/, 22 in build-llvm22/) builds everything
 # (including the ThreadSanitizer unit tests) and runs every test through
 # CTest: GoogleTest unit and stress tests (normal and TSan) and the lit
-# suite. Arguments go to both ctest runs.
+# suite; then the Arm leg: the same version's cross build for aarch64
+# (build-aarch64/, build-llvm22-aarch64/), whose unit, stress and race
+# runtime tests and lit programs run under qemu-user (docs/install.md).
+# Arguments go to every ctest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -32,4 +35,7 @@ for version in 19 22; do
   WEFT_LLVM_VERSION=$version bash scripts/build.sh
   cmake --build "$dir" --target weft_unit_tests_tsan
   ctest --test-dir "$dir" --output-on-failure "$@"
+  echo "== LLVM $version, aarch64 under qemu-user ($dir-aarch64)"
+  WEFT_TARGET=aarch64 WEFT_LLVM_VERSION=$version bash scripts/build.sh
+  ctest --test-dir "$dir-aarch64" --output-on-failure "$@"
 done

@@ -106,7 +106,7 @@ TEST(Arena, ReleaseEmptyAndReuse) {
 // More than the address space holds: the runtime says so and aborts
 // rather than return memory it does not have.
 TEST(ArenaDeathTest, ImpossibleSizeAborts) {
-  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  GTEST_FLAG_SET(death_test_style, WEFT_DEATH_TEST_STYLE);
   void *Arena = nullptr;
   EXPECT_DEATH(__weft_arena_alloc(&Arena, ~std::uint64_t(0) - 8, 16),
                "weft: out of memory for a [0-9]+-byte variable-length array");

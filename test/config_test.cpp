@@ -116,7 +116,7 @@ struct BadValue {
 
 class ConfigDeathTest : public testing::TestWithParam<BadValue> {
 protected:
-  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, WEFT_DEATH_TEST_STYLE); }
 };
 
 // Every bad value: its one line, then exit status 2.
@@ -165,7 +165,7 @@ INSTANTIATE_TEST_SUITE_P(
 // A bad WEFT_NWORKERS is reported even when CILK_NWORKERS is good: the
 // program's own variable wins, good or bad.
 TEST(ConfigDeath, BadWeftNworkersBesideGoodCilkNworkers) {
-  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  GTEST_FLAG_SET(death_test_style, WEFT_DEATH_TEST_STYLE);
   Environment Env(Vars{{"WEFT_NWORKERS", "0"}, {"CILK_NWORKERS", "4"}});
   EXPECT_EXIT(parse(Env), testing::ExitedWithCode(2),
               literal("weft: invalid WEFT_NWORKERS='0'"));

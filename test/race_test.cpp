@@ -182,6 +182,9 @@ TEST_F(Race, LoopIterations) {
   __weft_race_exit(L);
   EXPECT_EQ(races(), 0u) << "distinct elements of one granule";
   L = __weft_race_enter();
+  // One body at one code address, as a cilk_for's: unrolled, each copy of
+  // the read and the write would be a site of its own.
+#pragma GCC unroll 1
   for (int I = 0; I < 16; ++I) {
     __weft_race_spawn(L);
     __tsan_write4(&A[I]);
@@ -749,6 +752,7 @@ TEST_F(Race, ExceptionSkippedHooks) {
 
 TEST_F(Race, SamePairOnce) {
   std::uint32_t F = __weft_race_enter();
+#pragma GCC unroll 1 // one write site, as written
   for (int I = 0; I < 10; ++I) {
     __weft_race_spawn(F);
     __tsan_write8(&Words[5 + I % 2]);

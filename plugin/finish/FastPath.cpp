@@ -11,8 +11,9 @@
 // another call) are most of what a spawn costs. At the end of the pipeline,
 // when the clones are split and no coroutine rewriting is left to care
 // where blocks begin, this pass links in the runtime's own fast path
-// (runtime/fast_path.cpp, compiled to bitcode by the build and embedded in
-// the plugin) and inlines it at each of those calls:
+// (runtime/fast_path.cpp, compiled to bitcode by the build for each
+// architecture the plugin serves, x86-64 and AArch64, and embedded in the
+// plugin) and inlines it at each of those calls:
 //
 //   %w = load ptr, ptr @llvm.threadlocal.address(@weft::detail::ThreadWorker)
 //   ... Deque::try_push: loads of bottom, top and ring, a store of the
@@ -30,7 +31,7 @@
 //
 // A pop in a landing pad (a spawned call that threw) stays a call: it runs
 // once per exception. The out-of-line calls also stay when the module
-// targets another platform than the bitcode's; at -O0 (optnone functions),
+// targets a platform the plugin has no bitcode for; at -O0 (optnone functions),
 // where the register allocator would give each inlined value its own stack
 // slot and deep recursion would need far more stack per level; and in
 // functions built for ThreadSanitizer or MemorySanitizer (libweft is not
@@ -57,10 +58,6 @@
 using namespace llvm;
 
 STATISTIC(NumInlined, "Pushes and pops inlined from the runtime's fast path");
-
-// The bytes of runtime/fast_path.cpp's bitcode (FastPathBitcode.cpp).
-extern "C" const char weft_fast_path_bitcode[];
-extern "C" const char weft_fast_path_bitcode_end[];
 
 namespace weft {
 namespace {
@@ -110,13 +107,30 @@ SmallVector<CallInst *, 16> inlinableCalls(Module &M, StringRef Name) {
   return Calls;
 }
 
+/// The embedded fast path of \p M's architecture, if the plugin has one.
+std::optional<MemoryBufferRef> fastPathFor(const Module &M) {
+  Triple Ours(M.getTargetTriple());
+  for (StringRef Bytes : embeddedFastPaths()) {
+    MemoryBufferRef Buffer(Bytes, "weft-fast-path.bc");
+    Expected<std::string> Theirs = getBitcodeTargetTriple(Buffer);
+    if (!Theirs) {
+      consumeError(Theirs.takeError());
+      continue;
+    }
+    if (Triple(*Theirs).getArch() == Ours.getArch())
+      return Buffer;
+  }
+  return std::nullopt;
+}
+
 /// The embedded fast path, ready to link into \p M; null if it was built
 /// for another platform than \p M's.
 std::unique_ptr<Module> loadFastPath(Module &M) {
-  StringRef Bytes(weft_fast_path_bitcode,
-                  weft_fast_path_bitcode_end - weft_fast_path_bitcode);
-  Expected<std::unique_ptr<Module>> Parsed = parseBitcodeFile(
-      MemoryBufferRef(Bytes, "weft-fast-path.bc"), M.getContext());
+  std::optional<MemoryBufferRef> Buffer = fastPathFor(M);
+  if (!Buffer)
+    return nullptr;
+  Expected<std::unique_ptr<Module>> Parsed =
+      parseBitcodeFile(*Buffer, M.getContext());
   if (!Parsed) {
     consumeError(Parsed.takeError());
     return nullptr;

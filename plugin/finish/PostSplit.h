@@ -12,7 +12,9 @@
 
 #include "shared/RuntimeABI.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"
 
 #include <optional>
@@ -221,6 +223,10 @@ public:
 /// (it discards value names), so FinishPass passes the set from step to
 /// step instead; this is for a step that opt runs alone.
 llvm::SmallPtrSet<llvm::Function *, 8> findFastClones(llvm::Module &M);
+
+/// The runtime's fast path as bitcode, one per architecture this plugin
+/// was built to serve (FastPathBitcode.cpp).
+llvm::ArrayRef<llvm::StringRef> embeddedFastPaths();
 
 /// Inlines the runtime's push and pop (runtime/fast_path.cpp, embedded as
 /// bitcode) at each call the lowering emitted (FastPath.cpp), or only the

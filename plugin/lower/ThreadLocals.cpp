@@ -21,7 +21,22 @@
 // intrinsic again, where it stands, and starts a new basic block if a call
 // comes before it in its block: instruction selection reads the thread
 // pointer (%fs:0) as a load without a chain and merges the reads of one
-// block, across calls. This is done in every function of a
+// block, across calls. That is x86-64, whose thread pointer is a segment
+// base that each access reads afresh. Elsewhere (AArch64) it is a register
+// read (mrs tpidr_el0) that the machine passes treat as a constant of the
+// function: MachineCSE replaces a read after a call with one before it and
+// keeps the thread pointer of the thread the function started on in a
+// callee-saved register. There, an address that may follow a call is
+// computed by a call of a small function of its own, which no pass merges
+// or moves across another call:
+//
+//   %p = call ptr @__weft_threadlocal_address(ptr @tls)   ; after a call
+//     ==>  %p = call ptr @__weft_tls.tls()
+//   define internal ptr @__weft_tls.tls() noinline {
+//     %p = call ptr @llvm.threadlocal.address.p0(ptr @tls)
+//     ret ptr %p }
+//
+// This is done in every function of a
 // module built with the plugin, since a function cannot know whether a
 // callee in another translation unit spawns. (Code built without the
 // plugin keeps the usual assumption; see docs/constructs.md.)
@@ -35,6 +50,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <algorithm>
@@ -102,8 +118,47 @@ bool isHiddenThreadLocalAddress(const Function &F) {
   return F.getName().starts_with(AddressName);
 }
 
+namespace {
+
+/// Whether \p M's target reads the thread pointer by a load that no pass
+/// merges across a call (x86's segment base), rather than by a register
+/// read that machine passes reuse across calls (ThreadLocals.cpp, top).
+bool threadPointerIsALoad(const Module &M) {
+  return Triple(M.getTargetTriple()).isX86();
+}
+
+/// Whether a call that may migrate can come before \p Address in its
+/// function: anything but an address at the top of the entry block.
+bool mayFollowMigration(const CallInst &Address) {
+  const BasicBlock *Block = Address.getParent();
+  return !Block->isEntryBlock() ||
+         std::any_of(Block->begin(), Address.getIterator(), mayMigrate);
+}
+
+/// The function that computes \p TLS's address where it is called
+/// (ThreadLocals.cpp, top), made the first time it is asked for.
+Function *addressFunction(GlobalValue &TLS, Function *Intrinsic) {
+  Module &M = *TLS.getParent();
+  std::string Name = ("__weft_tls." + TLS.getName()).str();
+  if (Function *Existing = M.getFunction(Name))
+    return Existing;
+  auto *Ty = FunctionType::get(Intrinsic->getReturnType(), false);
+  Function *F =
+      Function::Create(Ty, GlobalValue::InternalLinkage, Name, M);
+  F->addFnAttr(Attribute::NoInline);
+  F->setDoesNotThrow();
+  F->setWillReturn();
+  F->setMemoryEffects(MemoryEffects::inaccessibleMemOnly(ModRefInfo::Ref));
+  IRBuilder<> B(BasicBlock::Create(M.getContext(), "", F));
+  B.CreateRet(B.CreateCall(Intrinsic, {&TLS}));
+  return F;
+}
+
+} // namespace
+
 bool restoreThreadLocalAddresses(Module &M) {
   bool Changed = false;
+  bool SplitBlocks = threadPointerIsALoad(M);
   SmallVector<Function *, 2> Opaques;
   for (Function &Fn : M.functions())
     if (Fn.getName().starts_with(AddressName))
@@ -113,10 +168,23 @@ bool restoreThreadLocalAddresses(Module &M) {
     Function *Intrinsic = compat::intrinsicDeclaration(
         &M, Intrinsic::threadlocal_address, {Ptr});
     for (CallInst *Address : redirectCalls(Opaque, Intrinsic)) {
-      BasicBlock *Block = Address->getParent();
-      if (std::any_of(Block->begin(), Address->getIterator(), mayMigrate))
-        SplitBlock(Block, Address);
       Changed = true;
+      if (SplitBlocks) {
+        BasicBlock *Block = Address->getParent();
+        if (std::any_of(Block->begin(), Address->getIterator(), mayMigrate))
+          SplitBlock(Block, Address);
+        continue;
+      }
+      auto *TLS = dyn_cast<GlobalValue>(
+          Address->getArgOperand(0)->stripPointerCasts());
+      if (!TLS || !mayFollowMigration(*Address))
+        continue;
+      CallInst *Call = CallInst::Create(addressFunction(*TLS, Intrinsic), "",
+                                        Address->getIterator());
+      Call->takeName(Address);
+      Call->setDebugLoc(Address->getDebugLoc());
+      Address->replaceAllUsesWith(Call);
+      Address->eraseFromParent();
     }
     Opaque->eraseFromParent();
   }

@@ -26,6 +26,14 @@
 #include <x86intrin.h>
 #endif
 
+// The fast clock's counter: x86-64's time-stamp counter, AArch64's virtual
+// counter (cntvct_el0, which Linux lets user code read, ticking at one
+// fixed rate on every core, as constant_tsc does); elsewhere the fast clock
+// is CLOCK_MONOTONIC itself.
+#if defined(__x86_64__) || defined(__aarch64__)
+#define WEFT_WORKSPAN_COUNTER 1
+#endif
+
 namespace weft::workspan {
 
 /// Clock readings and durations in the clock's own unit (Clock::NsPerTick).
@@ -56,10 +64,8 @@ public:
   Ticks now() const {
     if (Kind == ClockKind::Cpu)
       return read(CLOCK_THREAD_CPUTIME_ID);
-#if defined(__x86_64__)
-    // A few cycles, no fence: a hook is not the place to order loads, and
-    // an invariant counter (constant_tsc) ticks at one rate on every core.
-    return __rdtsc();
+#if defined(WEFT_WORKSPAN_COUNTER)
+    return readCounter();
 #else
     return read(CLOCK_MONOTONIC);
 #endif
@@ -76,6 +82,19 @@ public:
   static Ticks cpuTimeNs() { return read(CLOCK_THREAD_CPUTIME_ID); }
 
   const char *name() const;
+
+#if defined(WEFT_WORKSPAN_COUNTER)
+  /// A few cycles, no fence: a hook is not the place to order loads.
+  static Ticks readCounter() {
+#if defined(__x86_64__)
+    return __rdtsc();
+#else
+    Ticks Counter;
+    asm volatile("mrs %0, cntvct_el0" : "=r"(Counter));
+    return Counter;
+#endif
+  }
+#endif
 
   static Ticks read(clockid_t Id) {
     timespec Ts;

@@ -46,8 +46,8 @@ std::FILE *openCsv() {
   return Csv;
 }
 
-#if defined(__x86_64__)
-/// A time-stamp counter reading and the CLOCK_MONOTONIC time it was taken
+#if defined(WEFT_WORKSPAN_COUNTER)
+/// A counter reading (workspan.h) and the CLOCK_MONOTONIC time it was taken
 /// at, from the tightest of a few tries.
 struct ClockPair {
   Ticks Counter = 0, Ns = 0;
@@ -64,7 +64,7 @@ ClockPair readClockPair() {
   Ticks BestWindow = ~Ticks(0);
   for (int Try = 0; Try < ClockPairTries; ++Try) {
     Ticks Before = Clock::read(CLOCK_MONOTONIC);
-    Ticks Counter = __rdtsc();
+    Ticks Counter = Clock::readCounter();
     Ticks After = Clock::read(CLOCK_MONOTONIC);
     if (After - Before < BestWindow) {
       BestWindow = After - Before;
@@ -166,7 +166,7 @@ Settings readSettings() {
 void Clock::start(ClockKind K) {
   Kind = K;
   NsPerTick = 1.0;
-#if defined(__x86_64__)
+#if defined(WEFT_WORKSPAN_COUNTER)
   if (Kind == ClockKind::Fast)
     NsPerTick = measureCounterRate();
 #endif
@@ -177,6 +177,8 @@ const char *Clock::name() const {
     return "cpu (CLOCK_THREAD_CPUTIME_ID)";
 #if defined(__x86_64__)
   return "fast (rdtsc, time off the CPU taken out)";
+#elif defined(WEFT_WORKSPAN_COUNTER)
+  return "fast (cntvct_el0, time off the CPU taken out)";
 #else
   return "fast (CLOCK_MONOTONIC, time off the CPU taken out)";
 #endif

@@ -11,8 +11,9 @@
 // than there are records keeps what detector.cpp chooses (docs/race.md).
 //
 // The cells are found through a two-level table: the first level has one
-// pointer per MiB of the 47-bit address space (1 GiB of address space,
-// reserved, not committed), the second one cell per granule of that MiB
+// pointer per MiB of the user address space (47 bits on x86-64, 1 GiB of
+// address space for the table, 48 on AArch64; reserved, not committed),
+// the second one cell per granule of that MiB
 // (3 MiB each, mapped on the first access to the MiB). Both are anonymous
 // mappings, so only the pages of cells of touched granules take memory:
 // 3 times the program's touched memory, plus the first level's touched
@@ -74,7 +75,7 @@ inline constexpr std::uintptr_t kGranule = std::uintptr_t(1) << kGranuleShift;
 class Shadow {
 public:
   /// The cell of the granule that holds Address; maps it if needed. Null
-  /// for an address outside the 47-bit user address space.
+  /// for an address outside the user address space.
   Cell *cell(std::uintptr_t Address) {
     std::uintptr_t Chunk = Address >> kChunkShift;
     if (__builtin_expect(Chunk >= kChunks, false))
@@ -120,9 +121,19 @@ public:
   std::size_t mappedBytes() const { return Mapped; }
 
 private:
+  /// The user address space Linux gives a process: 47 bits on x86-64 (four
+  /// page-table levels), 48 on AArch64 with its usual 4 KiB pages and four
+  /// levels (a larger space is given only to a mapping that asks for an
+  /// address above it, which the program does not).
+#if defined(__aarch64__)
+  static constexpr unsigned kUserAddressBits = 48;
+#else
+  static constexpr unsigned kUserAddressBits = 47;
+#endif
   static constexpr unsigned kChunkShift = 20;
   static constexpr std::uintptr_t kChunkBytes = std::uintptr_t(1) << kChunkShift;
-  static constexpr std::uintptr_t kChunks = std::uintptr_t(1) << (47 - kChunkShift);
+  static constexpr std::uintptr_t kChunks =
+      std::uintptr_t(1) << (kUserAddressBits - kChunkShift);
   static constexpr std::size_t kCellsBytes =
       (kChunkBytes >> kGranuleShift) * sizeof(Cell);
 

@@ -53,8 +53,9 @@ SiteId Sites::siteSlow(StackId Stack, std::uintptr_t Pc, std::uint32_t Size,
   StackId Kept = SiteTable.size() > kMaxStackedSite ? kRootStack : Stack;
   std::uint64_t Key64 = std::uint64_t(Kept) | std::uint64_t(Size) << 32;
   // The locks held make a site of their own (user-space code addresses
-  // leave the top 16 bits free).
-  std::uintptr_t PcAndLocks = Pc ^ (std::uintptr_t(Locks) << 47);
+  // leave the top 16 bits free: they lie below 2^48 on x86-64 and AArch64,
+  // where a program is loaded above 2^47).
+  std::uintptr_t PcAndLocks = Pc ^ (std::uintptr_t(Locks) << 48);
   SiteId Id;
   auto It = SiteIds.find({Key64, PcAndLocks});
   if (It != SiteIds.end()) {
