@@ -487,9 +487,16 @@ private:
   /// Owner only: reserve_bottom() with the new bottom \p B given (bottom
   /// minus one, which the caller knows without loading it).
   bool reserve(std::int64_t B) {
-    // Relaxed: thieves order this store against their read of bottom with
-    // the fence pair, not with release/acquire.
-    bottom_.store(B, std::memory_order_relaxed);
+    // Thieves order this store against their read of bottom with the fence
+    // pair. Release besides: a thief may read this value of bottom rather
+    // than a push's and then read the slot of an element pushed before it,
+    // and since C++20 a release sequence (the push's store of bottom) no
+    // longer extends to its thread's later plain stores, so nothing else
+    // would make that element visible to the thief. A model checker finds
+    // the stale slot under RC11 and IMM with this store relaxed
+    // (test/deque_model, scripts/model_check.sh). On x86-64 a release store
+    // is the plain store it was; on AArch64 it is stlr, not str.
+    bottom_.store(B, std::memory_order_release);
     light_fence(); // pairs with heavy_fence() in steal()
     return top_.load(std::memory_order_relaxed) < B;
   }
@@ -534,7 +541,7 @@ private:
   /// spawn.
   __attribute__((noinline)) T pop_fenced(std::int64_t B) {
     ++fenced_pops_;
-    // Relaxed, as in reserve(): ordered by the fence pair.
+    // Relaxed, as reserve()'s load: ordered by the fence pair.
     std::int64_t Word = top_.load(std::memory_order_relaxed);
     if (Word & kOwnerFences) {
       full_fence(); // pairs with the thieves' full_fence() or heavy_fence()
@@ -543,6 +550,10 @@ private:
     std::int64_t T0 = top_index(Word);
     if (T0 < B) // more than one element after all
       return ring_.load(std::memory_order_relaxed)->get(B);
+    // Bottom back to B + 1 below, relaxed, unlike reserve()'s store: by
+    // then top has passed B (a steal or our CAS), so a thief that reads
+    // this value either sees top past B too and finds no element, or
+    // loaded top before it moved, and then its CAS fails.
     if (T0 > B) { // was empty
       bottom_.store(B + 1, std::memory_order_relaxed);
       return T();
