@@ -93,7 +93,11 @@
 // of at least B. The owner's CAS for the last element retries when only a
 // tag changed (take_last()), so a request never loses an element.
 // deque_test.cpp checks the switch by randomized interleavings, also under
-// ThreadSanitizer.
+// ThreadSanitizer. The orderings themselves are checked exhaustively on a
+// C11 transcription of this file (test/deque_model, scripts/model_check.sh)
+// under RC11 and under IMM, which allows what Arm's processors do: every
+// element exactly once at every fence policy, and each ordering argued
+// here, weakened alone, loses or duplicates one.
 //
 // Peak size. The deque records the most elements it held at once, as its
 // owner saw them when pushing, for WEFT_STATS. Counting at every push would

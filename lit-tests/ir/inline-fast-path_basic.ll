@@ -26,12 +26,12 @@ declare i64 @child(i64)
 ; CHECK:         %[[MARK:.*]] = phi i64
 ; CHECK:         %r = call i64 @child(i64 %n)
 ; CHECK:         call ptr @__weft_threadlocal_address{{.*}}(ptr @_ZN4weft6detail12ThreadWorkerE)
-; The pop stores bottom from the push's mark; the bottom it loads is only
-; compared with the mark.
+; The pop stores bottom from the push's mark (a release: deque.h,
+; reserve()); the bottom it loads is only compared with the mark.
 ; CHECK:         %[[BOTTOM:.*]] = load atomic i64, ptr %[[BOTTOM_ADDR:.*]] monotonic
 ; CHECK-NEXT:    icmp eq i64 %[[BOTTOM]], %[[MARK]]
 ; CHECK:         %[[POPPED:.*]] = add nsw i64 %[[MARK]], -1
-; CHECK-NEXT:    store atomic i64 %[[POPPED]], ptr %[[BOTTOM_ADDR]] monotonic
+; CHECK-NEXT:    store atomic i64 %[[POPPED]], ptr %[[BOTTOM_ADDR]] release
 ; CHECK-NOT:     call {{.*}}@__weft_pop(
 ; CHECK-NOT:     call {{.*}}@__weft_pop_inline(
 ; OTHER-LABEL: define i64 @spawns(ptr %frame, i64 %n)
