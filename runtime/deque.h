@@ -96,8 +96,9 @@
 // ThreadSanitizer. The orderings themselves are checked exhaustively on a
 // C11 transcription of this file (test/deque_model, scripts/model_check.sh)
 // under RC11 and under IMM, which allows what Arm's processors do: every
-// element exactly once at every fence policy, and each ordering argued
-// here, weakened alone, loses or duplicates one.
+// element exactly once at every fence policy. Weakened alone, most of the
+// orderings argued here lose or duplicate an element there; which ones do
+// not yet is in docs/architecture.md, section 3.
 //
 // Peak size. The deque records the most elements it held at once, as its
 // owner saw them when pushing, for WEFT_STATS. Counting at every push would
