@@ -17,10 +17,22 @@ packages=(
   qemu-user
 )
 
+# Whether package $1 is installed. A name without :arch means the
+# machine's own architecture (or none, for architecture-independent
+# packages): with arm64 added, dpkg-query also lists another
+# architecture's copy of the name, which must not count.
+native=$(dpkg --print-architecture)
+installed() {
+  local want="$native all"
+  case "$1" in *:*) want=${1##*:} ;; esac
+  dpkg-query -W -f='${Status} ${Architecture}\n' "$1" 2>/dev/null |
+    awk -v want=" $want " '$3 == "installed" && index(want, " " $4 " ") { found = 1 }
+                           END { exit !found }'
+}
+
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
-    || missing+=("$p")
+  installed "$p" || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
