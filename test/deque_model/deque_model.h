@@ -449,4 +449,12 @@ static void steal_some(int Self, int Tries) {
   }
 }
 
+/* A thief thread (\p Arg is its index): two steals, then it stops. */
+static void *two_steals(void *Arg) {
+  int Self = (int)(intptr_t)Arg;
+  steal_some(Self, 2);
+  thread_exit(Self);
+  return NULL;
+}
+
 #endif /* WEFT_DEQUE_MODEL_H */

@@ -6,17 +6,10 @@
  * element: every element exactly once. */
 #include "deque_model.h"
 
-static void *thief(void *Arg) {
-  int Self = (int)(intptr_t)Arg;
-  steal_some(Self, 2);
-  thread_exit(Self);
-  return NULL;
-}
-
 int main(void) {
   deque_init(2);
   pthread_t Thief;
-  pthread_create(&Thief, NULL, thief, (void *)(intptr_t)1);
+  pthread_create(&Thief, NULL, two_steals, (void *)(intptr_t)1);
   for (T X = 1; X <= 3; ++X) {
     push(X);
     ipi_point(0);

@@ -7,18 +7,11 @@
 #define THIEVES 1
 #endif
 
-static void *thief(void *Arg) {
-  int Self = (int)(intptr_t)Arg;
-  steal_some(Self, 2);
-  thread_exit(Self);
-  return NULL;
-}
-
 int main(void) {
   deque_init(1 + THIEVES);
   pthread_t Thieves[THIEVES];
   for (int I = 0; I < THIEVES; ++I)
-    pthread_create(&Thieves[I], NULL, thief, (void *)(intptr_t)(I + 1));
+    pthread_create(&Thieves[I], NULL, two_steals, (void *)(intptr_t)(I + 1));
   int64_t First = push(1);
   ipi_point(0);
   int64_t Second = push(2);
