@@ -70,16 +70,18 @@
 // pop P decide from an untagged top whose index t is below its slot B, and
 // take slot B without a CAS; let steal S load a Fenced top of index B,
 // fence, load bottom, and CAS top from index B to B + 1. Every write to top
-// is a read-modify-write (seq_cst CAS) but the constructor's. Indices never
+// is a read-modify-write (a CAS) but the constructor's. Indices never
 // decrease, so P's value (index t < B) comes before S's in top's
 // modification order. Let C be the last confirmation (Requested to Fenced)
 // at or before S's value; between C and S's value no write drops the tag
 // (a later confirmation would follow it), so P's untagged value comes
 // before C. C is the owner's own write: had C been sequenced before P, P
 // would read C's value or a later one. So P's store of bottom is sequenced
-// before C, a release; S's acquire load reads from C's release sequence
-// (every write after C is a read-modify-write), so P's bottom store happens
-// before S's load of bottom. S reads B, sees no element at B, or a later
+// before C, and so before the full fence F that precedes C in pop_fenced().
+// S loads C's value or a later read-modify-write's (C's release sequence,
+// were C a release) and then fences, so F synchronizes with S's fence
+// (C++ [atomics.fences]) and P's bottom store happens before S's load of
+// bottom. S reads B, sees no element at B, or a later
 // bottom, from a later push into slot B, whose element it then takes
 // instead (its load of the slot follows its acquire load of bottom). A pop
 // that decides on a fenced load pairs with a fencing thief as the textbook
@@ -96,9 +98,12 @@
 // ThreadSanitizer. The orderings themselves are checked exhaustively on a
 // C11 transcription of this file (test/deque_model, scripts/model_check.sh)
 // under RC11 and under IMM, which allows what Arm's processors do: every
-// element exactly once at every fence policy. Weakened alone, most of the
-// orderings argued here lose or duplicate an element there; which ones do
-// not yet is in docs/architecture.md, section 3.
+// element exactly once at every fence policy. Weakened alone, each ordering
+// argued here loses or duplicates an element there, but for two acquires
+// (push_slow(), take_last()) that rule out load buffering, which both
+// models forbid and C++ does not (docs/architecture.md, section 3). What
+// the fences order already is relaxed: a seq_cst fence acquires for the
+// loads before it and releases for the stores after it.
 //
 // Peak size. The deque records the most elements it held at once, as its
 // owner saw them when pushing, for WEFT_STATS. Counting at every push would
@@ -310,10 +315,11 @@ public:
   /// Any thread but the owner. Takes the oldest element into \p Out.
   /// \p Stealer is the calling thread's own.
   StealResult steal(T &Out, Thief &Stealer) {
-    // Acquire: pairs with the seq_cst CAS of an earlier thief, so that the
-    // slot we read is not one the owner reused before that thief took it;
-    // and with the owner's confirmation of a request (Fence policies).
-    std::int64_t Word = top_.load(std::memory_order_acquire);
+    // Relaxed: on every path that reads on (bottom, the ring, a slot), the
+    // fence in fence_before_bottom() follows this load and acquires what
+    // it read, the owner's confirmation of a request among it (Fence
+    // policies). The other paths only compare the word.
+    std::int64_t Word = top_.load(std::memory_order_relaxed);
     std::int64_t T0 = top_index(Word);
     // A cheap look first: an empty-looking deque is not worth a fence.
     // A stale view only makes this steal miss, as if it had come earlier.
@@ -322,6 +328,10 @@ public:
     if (!fence_before_bottom(Word, Stealer))
       return StealResult::Requested;
     // Acquire: pairs with push's release store; the element is visible.
+    // The fence before does not do it: the cheap look may have read a
+    // bottom older than the slot's last write (the owner took an element
+    // back and pushed another into its slot), and the fence orders only
+    // what was read before it.
     std::int64_t B = bottom_.load(std::memory_order_acquire);
     if (B <= T0)
       return StealResult::Empty;
@@ -329,8 +339,13 @@ public:
     // ring still holds slot T0 unchanged if T0 is still the top.
     Ring *R = ring_.load(std::memory_order_acquire);
     T X = R->get(T0);
-    // seq_cst: one total order with the owner's CAS on the last element.
-    if (!top_.compare_exchange_strong(Word, Word + 1, std::memory_order_seq_cst,
+    // Release: our read of the slot comes before the owner reuses the
+    // slot, which it does only after an acquire of a top past ours
+    // (push_slow(), take_last()). No acquire: the element is read and
+    // visible already. Only one CAS from a word succeeds, whatever its
+    // order, so the race with the owner's CAS for the last element needs
+    // no total order either.
+    if (!top_.compare_exchange_strong(Word, Word + 1, std::memory_order_release,
                                       std::memory_order_relaxed))
       return StealResult::Lost;
     Stealer.settled();
@@ -452,8 +467,10 @@ private:
     ++slow_pushes_;
     std::int64_t B = bottom_.load(std::memory_order_relaxed);
     // Acquire: a slot below `top` may be reused only after the thief that
-    // took it has read it (its CAS on top is seq_cst). Every slot try_push
-    // overwrites lies below the top seen here.
+    // took it has read it (its CAS on top is a release). Every slot
+    // try_push overwrites lies below the top seen here. Both models of the
+    // model check forbid the load buffering this rules out, so no run
+    // there needs it; C++ does not forbid it.
     std::int64_t Top = top_index(top_.load(std::memory_order_acquire));
     Ring *R = ring_.load(std::memory_order_relaxed);
     if (B - Top > mask_)
@@ -527,10 +544,12 @@ private:
       return true;
     }
     if (policy_ == FencePolicy::Adaptive && !Stealer.out_of_patience()) {
-      // seq_cst as every write to top; a failure means the word moved
-      // (a steal, or another thief's request): either way, not now.
+      // Relaxed: the request publishes nothing, this thief reads nothing
+      // after it (it gives up this steal), and the owner acts on the tag
+      // after a fence of its own. A failure means the word moved (a
+      // steal, or another thief's request): either way, not now.
       if (Tag == 0 && top_.compare_exchange_strong(Word, Word | kRequestedTag,
-                                                   std::memory_order_seq_cst,
+                                                   std::memory_order_relaxed,
                                                    std::memory_order_relaxed))
         Stealer.requests_.add();
       return false;
@@ -579,11 +598,15 @@ private:
   /// top's in \p Word, on top. True if the owner got it.
   bool take_last(std::int64_t Word) {
     const std::int64_t Index = top_index(Word);
-    // seq_cst keeps the CAS in the single total order with the thieves'
-    // CAS. A failure with the index unchanged was a thief's request, not a
-    // steal: the element is still there, so race again.
+    // Acquire, as push_slow()'s load of top: pairs with the thieves'
+    // release CAS, so that their reads of the slots below Index come
+    // before this owner's pushes into them, which after
+    // arm_peak_trap(Index + 1) do not load top. Only one CAS from a word
+    // succeeds, whatever its order. A failure with the index unchanged was
+    // a thief's request, not a steal: the element is still there, so race
+    // again.
     while (!top_.compare_exchange_strong(Word, Word + 1,
-                                         std::memory_order_seq_cst,
+                                         std::memory_order_acquire,
                                          std::memory_order_relaxed))
       if (top_index(Word) != Index)
         return false;
@@ -597,12 +620,14 @@ private:
   /// before, or the CAS that wrote it): the pop decides from it.
   std::int64_t answer_thieves(std::int64_t Word) {
     if ((Word & kFencedTag) == kRequestedTag) {
-      // seq_cst (a release): a thief that loads a Fenced word reads from
-      // this CAS's release sequence, so it sees every store of bottom this
-      // owner made before, in unfenced pops among them (Fence policies).
-      // Only steals move the word meanwhile; the tag stays Requested.
+      // Relaxed: the full fence before it (pop_fenced()) releases for it.
+      // A thief that loads a Fenced word, this CAS's or a later one's, and
+      // fences synchronizes with that fence, so it sees every store of
+      // bottom this owner made before, in unfenced pops among them (Fence
+      // policies). Only steals move the word meanwhile; the tag stays
+      // Requested.
       while (!top_.compare_exchange_weak(Word, Word | kThievesFence,
-                                         std::memory_order_seq_cst,
+                                         std::memory_order_relaxed,
                                          std::memory_order_relaxed)) {
       }
       switches_to_fenced_.add();
@@ -620,10 +645,13 @@ private:
     if (++quiet_pops_ < quiet_limit_)
       return Word;
     quiet_pops_ = 0;
+    // Relaxed, as the confirmation: after the full fence, it tells
+    // thieves to pay by a membarrier or a request again and fails the CAS
+    // of any thief that loaded the tagged word; neither needs an order.
     // On failure Word is the fresh word, still Fenced (only the owner drops
     // a tag) but with a new index: a steal, so stay fenced.
     if (!top_.compare_exchange_strong(Word, top_index(Word),
-                                      std::memory_order_seq_cst,
+                                      std::memory_order_relaxed,
                                       std::memory_order_relaxed)) {
       quiet_index_ = top_index(Word);
       return Word;

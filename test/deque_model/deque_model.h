@@ -61,7 +61,9 @@
 #define CAPACITY 2
 #endif
 
-/* The orderings deque.h argues for, each where deque.h writes it. */
+/* The orderings deque.h writes, each where it writes it; the relaxed ones
+ * are macros too, so that a run can show what a stronger one would not
+ * change. */
 #ifndef ORD_PUBLISH_BOTTOM /* publish(): bottom's store */
 #define ORD_PUBLISH_BOTTOM memory_order_release
 #endif
@@ -75,7 +77,7 @@
 #define ORD_GROW_RING memory_order_release
 #endif
 #ifndef ORD_STEAL_TOP /* steal(): top's load */
-#define ORD_STEAL_TOP memory_order_acquire
+#define ORD_STEAL_TOP memory_order_relaxed
 #endif
 #ifndef ORD_STEAL_BOTTOM /* steal(): bottom's load after the fence */
 #define ORD_STEAL_BOTTOM memory_order_acquire
@@ -84,19 +86,19 @@
 #define ORD_STEAL_RING memory_order_acquire
 #endif
 #ifndef ORD_STEAL_CAS /* steal(): the CAS that takes the element */
-#define ORD_STEAL_CAS memory_order_seq_cst
+#define ORD_STEAL_CAS memory_order_release
 #endif
 #ifndef ORD_TAKE_LAST_CAS /* take_last(): the owner's CAS for the last one */
-#define ORD_TAKE_LAST_CAS memory_order_seq_cst
+#define ORD_TAKE_LAST_CAS memory_order_acquire
 #endif
 #ifndef ORD_REQUEST_CAS /* fence_before_bottom(): a thief's request */
-#define ORD_REQUEST_CAS memory_order_seq_cst
+#define ORD_REQUEST_CAS memory_order_relaxed
 #endif
 #ifndef ORD_CONFIRM_CAS /* answer_thieves(): the owner's confirmation */
-#define ORD_CONFIRM_CAS memory_order_seq_cst
+#define ORD_CONFIRM_CAS memory_order_relaxed
 #endif
 #ifndef ORD_DROP_CAS /* answer_thieves(): dropping the tag */
-#define ORD_DROP_CAS memory_order_seq_cst
+#define ORD_DROP_CAS memory_order_relaxed
 #endif
 /* The fences: 1 keeps each, 0 leaves it out. */
 #ifndef FENCE_OWNER /* pop_fenced(): the owner's full fence */
