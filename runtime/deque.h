@@ -76,9 +76,9 @@
 // at or before S's value; between C and S's value no write drops the tag
 // (a later confirmation would follow it), so P's untagged value comes
 // before C. C is the owner's own write: had C been sequenced before P, P
-// would read C's value or a later one. So P's store of bottom is sequenced
-// before C, and so before the full fence F that precedes C in pop_fenced().
-// S loads C's value or a later read-modify-write's (C's release sequence,
+// would read C's value or a later one. So P, with its store of bottom, is
+// sequenced before the later pop_fenced() that wrote C, and so before the
+// full fence F with which that pop began. S loads C's value or a later read-modify-write's (C's release sequence,
 // were C a release) and then fences, so F synchronizes with S's fence
 // (C++ [atomics.fences]) and P's bottom store happens before S's load of
 // bottom. S reads B, sees no element at B, or a later
@@ -101,7 +101,9 @@
 // element exactly once at every fence policy. Weakened alone, each ordering
 // argued here loses or duplicates an element there, but for two acquires
 // (push_slow(), take_last()) that rule out load buffering, which both
-// models forbid and C++ does not (docs/architecture.md, section 3). What
+// models forbid and C++ does not (docs/architecture.md, section 3); steal()'s
+// release CAS, their other half, fails only under IMM, where a thief's read
+// of the slot may pass a relaxed CAS. What
 // the fences order already is relaxed: a seq_cst fence acquires for the
 // loads before it and releases for the stores after it.
 //
@@ -316,9 +318,11 @@ public:
   /// \p Stealer is the calling thread's own.
   StealResult steal(T &Out, Thief &Stealer) {
     // Relaxed: on every path that reads on (bottom, the ring, a slot), the
-    // fence in fence_before_bottom() follows this load and acquires what
-    // it read, the owner's confirmation of a request among it (Fence
-    // policies). The other paths only compare the word.
+    // fence in fence_before_bottom() follows this load and acquires for
+    // it; a thief that read the owner's confirmation of a request (or a
+    // later word) thereby synchronizes with the owner's fence before that
+    // confirmation (Fence policies). The other paths only compare the
+    // word.
     std::int64_t Word = top_.load(std::memory_order_relaxed);
     std::int64_t T0 = top_index(Word);
     // A cheap look first: an empty-looking deque is not worth a fence.
@@ -342,9 +346,10 @@ public:
     // Release: our read of the slot comes before the owner reuses the
     // slot, which it does only after an acquire of a top past ours
     // (push_slow(), take_last()). No acquire: the element is read and
-    // visible already. Only one CAS from a word succeeds, whatever its
-    // order, so the race with the owner's CAS for the last element needs
-    // no total order either.
+    // visible already. Of the CASes from one index, the thieves' and the
+    // owner's for the last element, one succeeds whatever their orders
+    // (each reads the latest word, and a success moves the index on), so
+    // that race needs no total order either.
     if (!top_.compare_exchange_strong(Word, Word + 1, std::memory_order_release,
                                       std::memory_order_relaxed))
       return StealResult::Lost;
@@ -601,8 +606,9 @@ private:
     // Acquire, as push_slow()'s load of top: pairs with the thieves'
     // release CAS, so that their reads of the slots below Index come
     // before this owner's pushes into them, which after
-    // arm_peak_trap(Index + 1) do not load top. Only one CAS from a word
-    // succeeds, whatever its order. A failure with the index unchanged was
+    // arm_peak_trap(Index + 1) do not load top. Of the CASes from one
+    // index one succeeds, whatever its order (steal()). A failure with the
+    // index unchanged was
     // a thief's request, not a steal: the element is still there, so race
     // again.
     while (!top_.compare_exchange_strong(Word, Word + 1,
@@ -645,9 +651,11 @@ private:
     if (++quiet_pops_ < quiet_limit_)
       return Word;
     quiet_pops_ = 0;
-    // Relaxed, as the confirmation: after the full fence, it tells
-    // thieves to pay by a membarrier or a request again and fails the CAS
-    // of any thief that loaded the tagged word; neither needs an order.
+    // Relaxed, as the confirmation, after the full fence: it tells
+    // thieves to pay by a membarrier or a request again, and fails the CAS
+    // of a thief that loaded the tagged word (unless the word comes back
+    // to that value, which is harmless: Fence policies); neither needs an
+    // order.
     // On failure Word is the fresh word, still Fenced (only the owner drops
     // a tag) but with a new index: a steal, so stay fenced.
     if (!top_.compare_exchange_strong(Word, top_index(Word),

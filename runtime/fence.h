@@ -46,7 +46,9 @@
 // membarrier per steal. ThreadSanitizer models neither membarrier nor
 // standalone fences; the runtime's TSan build defines WEFT_SYMMETRIC_FENCES
 // (the deque's own tests still run every policy under it, since the deque
-// publishes its elements by release and acquire, which TSan does model).
+// publishes its elements by release and acquire, which TSan does model;
+// the policy switch's handshake rests on the fences alone, so TSan does
+// not check it: the model check does, docs/architecture.md, section 3).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_RUNTIME_FENCE_H
