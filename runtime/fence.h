@@ -96,7 +96,9 @@ inline void light_fence() { std::atomic_signal_fence(std::memory_order_seq_cst);
 /// A full fence: either side of the fenced pair. On x86-64 a locked no-op
 /// on the stack, as GCC and Linux issue for a full barrier: it orders as
 /// mfence does for ordinary memory and costs a quarter of it on current
-/// processors. ThreadSanitizer sees the standard fence.
+/// processors. ThreadSanitizer sees the standard fence. Elsewhere the
+/// standard fence: on AArch64 `dmb ish`, for which the instruction set has
+/// no cheaper full barrier.
 inline void full_fence() {
 #if defined(__x86_64__) && !defined(WEFT_SYMMETRIC_FENCES)
   asm volatile("lock orq $0, (%%rsp)" ::: "memory", "cc");

@@ -9,6 +9,11 @@
 // convention lets a callee clobber (rcx, rdx, rsi, rdi, r8 to r10) around a
 // plain call of the function.
 //
+// On x86-64 only. Elsewhere (AArch64) the rare paths are plain calls: the
+// thunks are assembly for one instruction set, and AArch64's ten
+// callee-saved general registers (x19 to x28, against x86-64's six) leave
+// a fast clone less short of registers to keep its values in.
+//
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_RUNTIME_PRESERVE_MOST_H
 #define WEFT_RUNTIME_PRESERVE_MOST_H

@@ -60,7 +60,9 @@ extern "C" {
 #define WEFT_ABI_DECL_NOUNWIND
 #define WEFT_ABI_DECL_UNWINDS
 /* Only Clang knows the convention; the runtime's thunks that implement it
- * are naked functions, whatever compiles them (runtime/abi.cpp). */
+ * are naked functions, whatever compiles them (runtime/abi.cpp), and x86-64
+ * assembly: elsewhere the rare paths are plain calls
+ * (runtime/preserve_most.h says why). */
 #if defined(__clang__) && defined(__x86_64__)
 #define WEFT_ABI_DECL_PRESERVE_MOST __attribute__((preserve_most))
 #else
