@@ -442,6 +442,17 @@ static void check_delivered(int N) {
            "an element lost or taken twice");
 }
 
+/* The owner's \p Pops pops with pop(): each that returns an element
+ * delivers it. */
+static void pop_some(int Pops) {
+  for (int I = 0; I < Pops; ++I) {
+    T X = pop();
+    ipi_point(0);
+    if (X != 0)
+      deliver(X);
+  }
+}
+
 /* A thief's tries: each steal that succeeds delivers its element. */
 static void steal_some(int Self, int Tries) {
   for (int I = 0; I < Tries; ++I) {

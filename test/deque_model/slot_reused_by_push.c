@@ -16,18 +16,10 @@ int main(void) {
   ipi_point(0);
   push(2);
   ipi_point(0);
-  T X = pop();
-  ipi_point(0);
-  if (X != 0)
-    deliver(X);
+  pop_some(1);
   push(3);
   ipi_point(0);
-  for (int I = 0; I < 2; ++I) {
-    X = pop();
-    ipi_point(0);
-    if (X != 0)
-      deliver(X);
-  }
+  pop_some(2);
   thread_exit(0);
   pthread_join(Thief, NULL);
   check_delivered(3);

@@ -14,12 +14,7 @@ int main(void) {
     push(X);
     ipi_point(0);
   }
-  for (int I = 0; I < 3; ++I) {
-    T X = pop();
-    ipi_point(0);
-    if (X != 0)
-      deliver(X);
-  }
+  pop_some(3);
   thread_exit(0);
   pthread_join(Thief, NULL);
   check_delivered(3);
