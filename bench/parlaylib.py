@@ -32,7 +32,7 @@ markers of docs/benchmarks.md (--no-write prints it only).
 
   bench/parlaylib.py --parlaylib PATH [--runs N] [--workers 1,2]
                      [--examples mergesort,BFS] [--no-build] [--no-write]
-                     [--raw FILE] [--from-raw FILE]
+                     [--raw FILE] [--from-raw FILE] [--stress N]
 
 --raw writes every run's time as JSON, to see how far the runs spread: on
 a virtual machine the memory-bound examples move by up to 2x from one
@@ -40,6 +40,11 @@ process to the next, whichever the scheduler (docs/benchmarks.md). It is
 rewritten after every round, and --from-raw FILE makes the table from it
 without building or running anything (of a run cut short, the rounds it
 ended).
+
+--stress N times nothing: it runs Weft's build of each example N times at
+each P under WEFT_STRESS=1, which yields after most pushes so that thieves
+steal far more often than they would, and checks each answer against the
+sequential build's.
 
 Below each P's table, every parallel scheduler is set against the best of
 the other three, as Weft is against the best peer in the table: the
@@ -195,11 +200,13 @@ def build(parlaylib, examples):
                          f"build:\n{out.stderr[-4000:]}")
 
 
-def environment(workers):
+def environment(workers, stress=False):
     env = dict(os.environ)
     for name in ("PARLAY_NUM_THREADS", "OMP_NUM_THREADS", "WEFT_NWORKERS"):
         env[name] = str(workers)
     env.pop("WEFT_STRESS", None)
+    if stress:
+        env["WEFT_STRESS"] = "1"
     return env
 
 
@@ -210,41 +217,43 @@ def environment(workers):
 RUN_TIMEOUT = 120
 
 
-def run_once(example, scheduler, workers):
+def run_once(example, scheduler, workers, stress=False):
     """The best of the example's own kernel times in one run, and the
     output's lines that are not times (its answer); None for both if a
     peer's build crashed or hung, or if any build of a FAULTY example
     crashed.
     Weft's or the sequential build's crash otherwise ends the benchmark,
     as Weft's hang always does."""
+    where = f"{example} ({scheduler}, P={workers}" \
+        + (", WEFT_STRESS=1)" if stress else ")")
     cpus = ",".join(str(c) for c in range(workers))
     command = ["taskset", "-c", cpus, binary_path(example, scheduler),
                EXAMPLES[example]]
     try:
-        out = subprocess.run(command, env=environment(workers),
+        out = subprocess.run(command, env=environment(workers, stress),
                              capture_output=True, text=True,
                              timeout=RUN_TIMEOUT)
     except subprocess.TimeoutExpired:
         if scheduler in PEERS:
-            print(f"parlaylib.py: {example} ({scheduler}, P={workers}) ran "
+            print(f"parlaylib.py: {where} ran "
                   f"over {RUN_TIMEOUT} s; counted as a crash", file=sys.stderr)
             return None, None
-        sys.exit(f"parlaylib.py: {example} ({scheduler}, P={workers}) ran "
+        sys.exit(f"parlaylib.py: {where} ran "
                  f"over {RUN_TIMEOUT} s: a hang")
     if out.returncode != 0 and (scheduler in PEERS or example in FAULTY):
         why = f" ({FAULTY[example]})" if example in FAULTY else ""
-        print(f"parlaylib.py: {example} ({scheduler}, P={workers}) exited "
+        print(f"parlaylib.py: {where} exited "
               f"{out.returncode}; counted as a crash{why}", file=sys.stderr)
         return None, None
     if out.returncode != 0:
-        sys.exit(f"parlaylib.py: {example} ({scheduler}, P={workers}) "
+        sys.exit(f"parlaylib.py: {where} "
                  f"exited {out.returncode}:\n{out.stderr[-2000:]}")
     lines = out.stdout.splitlines()
     timer = TOTAL_LINE if any(TOTAL_LINE.match(l) for l in lines) \
         else TIMER_LINE
     times = [float(m.group(1)) for line in lines if (m := timer.match(line))]
     if not times:
-        sys.exit(f"parlaylib.py: {example} ({scheduler}) printed no time:\n"
+        sys.exit(f"parlaylib.py: {where} printed no time:\n"
                  f"{out.stdout[-2000:]}")
     answer = [line for line in lines if not TIMER_LINE.match(line)]
     return min(times), answer
@@ -279,6 +288,38 @@ def measure(examples, workers, runs, raw=None):
         if raw:
             write_raw(raw, times)
     return times
+
+
+def check_under_stress(examples, workers, rounds):
+    """Weft's build of each example on the stolen path (WEFT_STRESS=1),
+    rounds times at each P, each answer checked against the sequential
+    build's. Nothing is timed. A crash, a hang or a wrong answer ends the
+    check with what the run printed; a FAULTY example's crash is counted,
+    as in the benchmark."""
+    for p in workers:
+        for example in examples:
+            expected = None
+            for _ in range(3):  # a FAULTY example's sequential build too
+                _, expected = run_once(example, "sequential", p)
+                if expected is not None:
+                    break
+            else:
+                sys.exit(f"parlaylib.py: {example}'s sequential build "
+                         "crashed three times: no answer to check against")
+            crashes = 0
+            for _ in range(rounds):
+                best, answer = run_once(example, "weft", p, stress=True)
+                if best is None:
+                    crashes += 1
+                    continue
+                if answer != expected and not random_output(example):
+                    sys.exit(f"parlaylib.py: {example} (weft, P={p}, "
+                             f"WEFT_STRESS=1) printed {answer}, the "
+                             f"sequential build {expected}")
+            counted = f", {crashes} crashed ({FAULTY[example]})" \
+                if crashes else ""
+            print(f"{example} P={p} WEFT_STRESS=1: {rounds} runs, "
+                  f"answers as the sequential build's{counted}")
 
 
 def write_raw(path, times):
@@ -404,6 +445,9 @@ def main():
     ap.add_argument("--raw", help="write every run's time to this JSON file")
     ap.add_argument("--from-raw", help="build nothing, run nothing: make the "
                     "table from the times a --raw file kept")
+    ap.add_argument("--stress", type=int, metavar="N",
+                    help="time nothing: run Weft's build of each example N "
+                    "times under WEFT_STRESS=1 and check its answers")
     a = ap.parse_args()
     if not a.parlaylib:
         sys.exit("parlaylib.py: give --parlaylib PATH or WEFT_BENCH_PARLAYLIB")
@@ -414,6 +458,11 @@ def main():
             sys.exit(f"parlaylib.py: no size known for {example}")
     workers = [int(w) for w in a.workers.split(",")]
     runs = a.runs
+    if a.stress:
+        if not a.no_build:
+            build(parlaylib, examples)
+        check_under_stress(examples, workers, a.stress)
+        return
     if a.from_raw:
         times, runs = read_raw(a.from_raw, examples, workers)
     else:
