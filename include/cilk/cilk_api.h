@@ -102,7 +102,11 @@ static inline int __weft_nworkers_param(const char *value, unsigned *n) {
 
 #if defined(__weft__) || defined(WEFT_LINKS_RUNTIME)
 
-unsigned __cilkrts_get_nworkers(void);
+/* Pure: it writes nothing the program sees and answers from memory alone,
+ * so the compiler may drop a call whose answer goes unused and ask once
+ * where nothing between could set the count, as the serial elision's
+ * constant lets it (parlaylib asks in every loop). */
+__attribute__((pure)) unsigned __cilkrts_get_nworkers(void);
 unsigned __cilkrts_get_worker_number(void);
 int __cilkrts_set_param(const char *param, const char *value);
 void __cilkrts_init(void);

@@ -77,7 +77,8 @@ struct weft_stats {
 #if defined(__weft__) || defined(WEFT_LINKS_RUNTIME)
 
 int weft_set_nworkers(unsigned n);
-unsigned weft_get_nworkers(void);
+/* Pure, as __cilkrts_get_nworkers (cilk/cilk_api.h). */
+__attribute__((pure)) unsigned weft_get_nworkers(void);
 unsigned weft_get_worker_number(void);
 void weft_get_stats(struct weft_stats *out);
 
