@@ -78,6 +78,12 @@ void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode,
                   OptimizationLevel::O2, ThinOrFullLTOPhase::None)));
           return true;
         }
+        if (Name == "weft-chunk-context") {
+          MPM.addPass(
+              HoistContextLoadsPass(PB.buildFunctionSimplificationPipeline(
+                  OptimizationLevel::O2, ThinOrFullLTOPhase::None)));
+          return true;
+        }
         if (Name == "weft-chunk-grain") {
           MPM.addPass(MinimumGrainPass());
           return true;
@@ -150,6 +156,10 @@ void registerPasses(PassBuilder &PB, bool InPipelines, Analysis Mode,
         if (Level == OptimizationLevel::O0)
           return;
         MPM.addPass(InlineChunkCalleesPass(
+            PB.buildFunctionSimplificationPipeline(Level,
+                                                   ThinOrFullLTOPhase::None)));
+        // Once the parents are final, which the chunks read (ChunkContext.cpp).
+        MPM.addPass(HoistContextLoadsPass(
             PB.buildFunctionSimplificationPipeline(Level,
                                                    ThinOrFullLTOPhase::None)));
         // Priced once the chunks' bodies are whole (ChunkGrain.cpp).

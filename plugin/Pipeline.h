@@ -22,6 +22,10 @@ namespace weft {
 ///   weft-inline-chunk-callees            loop chunks' sole callees inlined,
 ///                                        after the inliner (with the -O2
 ///                                        function simplification here)
+///   weft-chunk-context                   loop chunks' loads of unchanging
+///                                        locals of their parents hoisted
+///                                        (the same)
+///   weft-chunk-grain                     a minimum grain for cheap loops
 ///   weft-finish, weft-finish<clean-up>   all the post-split steps, in order
 ///   weft-finish<race>, weft-finish<clean-up;race>  the same in race mode
 ///   weft-inline-fast-path                each post-split step alone
@@ -40,7 +44,8 @@ namespace weft {
 /// at the start of every default pipeline (in race mode after
 /// weft-race-allocators), the lowering reporting to the
 /// analysis \p Mode names (the standard coroutine passes then split the
-/// result), weft-inline-chunk-callees after the inliner at any -O but -O0,
+/// result), weft-inline-chunk-callees, weft-chunk-context and
+/// weft-chunk-grain after the inliner at any -O but -O0,
 /// and weft-finish at the end, with the clean-up at any -O but -O0.
 /// With \p Pedigrees the lowering also keeps the strands' pedigrees.
 void registerPasses(llvm::PassBuilder &PB, bool InPipelines,

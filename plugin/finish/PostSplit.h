@@ -71,7 +71,22 @@ private:
   llvm::FunctionPassManager Simplify;
 };
 
-/// After InlineChunkCalleesPass: each call that runs a parallel loop whose
+/// After InlineChunkCalleesPass: each chunk's loads of its parents' locals
+/// that nothing can change while the loop runs move to the chunk's entry,
+/// and the chunks it changed go through \p Simplify (ChunkContext.cpp).
+/// "weft-chunk-context".
+class HoistContextLoadsPass
+    : public llvm::PassInfoMixin<HoistContextLoadsPass> {
+public:
+  explicit HoistContextLoadsPass(llvm::FunctionPassManager Simplify)
+      : Simplify(std::move(Simplify)) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+
+private:
+  llvm::FunctionPassManager Simplify;
+};
+
+/// After HoistContextLoadsPass: each call that runs a parallel loop whose
 /// iterations cost little, with the default grain, gets a grain of at least
 /// enough iterations for a piece to outweigh its spawn (ChunkGrain.cpp).
 /// "weft-chunk-grain".
