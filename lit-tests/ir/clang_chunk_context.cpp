@@ -16,20 +16,38 @@
 // serial elision with forced steals: count writes what it captured, under
 // a lock; shared lets its local's address out to bump(), which writes it
 // while the loop runs; through reads a local through a captured pointer to
-// it and writes it through that pointer.
+// it and writes it through that pointer. after, seen and kept give the
+// address of what their loop reads to a function: after the loop, which
+// cannot matter; before it, to one that keeps no copy; and before it, to
+// one that may keep it, which must keep the loads.
 //
 // RUN: %weftcxx -O2 -S -emit-llvm %s -o %t.ll
 // RUN: %weftcxx -O3 -fno-exceptions -S -emit-llvm %s -o %t.noexc.ll
-// RUN: for p in FILL COUNT SHARED THROUGH; do FileCheck %s --check-prefix=$p < %t.ll && FileCheck %s --check-prefix=$p < %t.noexc.ll || exit 1; done
+// RUN: for p in FILL COUNT SHARED THROUGH AFTER SEEN KEPT; do FileCheck %s --check-prefix=$p < %t.ll && FileCheck %s --check-prefix=$p < %t.noexc.ll || exit 1; done
 // RUN: %clangxx -O2 %s -o %t.serial
 // RUN: %weftcxx -O2 %s -o %t.o2
 // RUN: %run-check %t.o2 %t.serial 100000
 // RUN: %run-check %t.o2 %t.serial 777
 //
 // FILL-LABEL: define internal void @"_Z4pforIRZ4fillPimiE3$_0EvmmOT_l.weft.pfor"(
-// FILL: {{call|invoke}} {{.*}}@_Z7consumem(
+// FILL: phi i64
 // FILL-NOT: load
 // FILL: {{^}}}
+//
+// AFTER-LABEL: define internal void @"_Z4pforIRZ5afterPimE3$_0EvmmOT_l.weft.pfor"(
+// AFTER: phi i64
+// AFTER-NOT: load
+// AFTER: {{^}}}
+// SEEN-LABEL: define internal void @"_Z4pforIRZ4seenPimE3$_0EvmmOT_l.weft.pfor"(
+// SEEN: phi i64
+// SEEN-NOT: load
+// SEEN: {{^}}}
+// KEPT-LABEL: define internal void @"_Z4pforIRZ4keptPimE3$_0EvmmOT_l.weft.pfor"(
+// KEPT: phi i64
+// KEPT-NOT: {{^}}}
+// KEPT: load i64,
+// KEPT-NOT: {{^}}}
+// KEPT: {{call|invoke}} {{.*}}@_Z7consumem(
 //
 // The loads of what the others write come after the lock, in the loop.
 // COUNT-LABEL: define internal void @"_Z4pforIRZ5countmE3$_0EvmmOT_l.weft.pfor"(
@@ -131,16 +149,55 @@ __attribute__((noinline)) long through(size_t n) {
   return sum;
 }
 
+// The parent hands `scale`'s address to a function that may keep it, but
+// only once the loop is over: the loop still reads it once.
+__attribute__((noinline, weak)) long report(const long *at) { return *at; }
+
+__attribute__((noinline)) long after(int *out, size_t n) {
+  long scale = static_cast<long>(n % 7) + 1;
+  pfor(0, n, [&](size_t i) { out[i] = static_cast<int>(scale * consume(i)); });
+  return report(&scale);
+}
+
+// Before the loop, to a function that LLVM sees keeps no copy: the same.
+__attribute__((noinline)) long peek(const long *at) { return *at * 2; }
+
+__attribute__((noinline)) long seen(int *out, size_t n) {
+  long scale = static_cast<long>(n % 5) + 1;
+  long doubled = peek(&scale);
+  pfor(0, n, [&](size_t i) { out[i] = static_cast<int>(scale + consume(i)); });
+  return doubled;
+}
+
+// Before the loop, to a function that may keep it (and so let consume()
+// write it): the loop reads it in every iteration.
+__attribute__((noinline)) long kept(int *out, size_t n) {
+  long scale = static_cast<long>(n % 3) + 1;
+  long first = report(&scale);
+  pfor(0, n, [&](size_t i) { out[i] = static_cast<int>(scale - consume(i)); });
+  return first;
+}
+
+long checksum(const int *out, size_t n) {
+  long check = 0;
+  for (size_t i = 0; i < n; i++)
+    check = check * 31 + out[i];
+  return check;
+}
+
 int main(int argc, char **argv) {
   size_t n = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 100000;
   int *out = new int[n];
   fill(out, n, static_cast<int>(n % 97));
-  long check = 0;
-  for (size_t i = 0; i < n; i++)
-    check = check * 31 + out[i];
-  std::printf("fill %ld\n", check);
+  std::printf("fill %ld\n", checksum(out, n));
   std::printf("count %ld\n", count(n));
   std::printf("shared %ld\n", shared(n));
   std::printf("through %ld\n", through(n));
+  long reported = after(out, n);
+  std::printf("after %ld %ld\n", reported, checksum(out, n));
+  long doubled = seen(out, n);
+  std::printf("seen %ld %ld\n", doubled, checksum(out, n));
+  long first = kept(out, n);
+  std::printf("kept %ld %ld\n", first, checksum(out, n));
   delete[] out;
 }

@@ -36,11 +36,14 @@
 // address a tracked local's field receives (a link). A tracked local is
 // unchanging while its loops run if
 //  - its parent uses its address only to load and store at constant
-//    offsets, to store it into another tracked local, to compare, and (the
+//    offsets, to store it into another tracked local, to compare, to pass
+//    it to a call that keeps no copy and returns before the parent goes on
+//    (no push in the parent; the call may have read its links), and (the
 //    context) to pass it to a splitter whose chunk is analysed here; the
 //    parent never reads a link back. So its address exists only in the
 //    parent's registers, which the waiting parent does not use, and in the
-//    links, which only the chunks read;
+//    links, which only the chunks read. A use that cannot reach any of the
+//    parent's loops (a destructor after them) does not count;
 //  - every chunk that can reach it only loads from it, at constant
 //    offsets, and uses what a link holds the same way: no store, call or
 //    anything else that could write it or let its address out;
@@ -60,6 +63,10 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -159,6 +166,9 @@ bool onlyRunBySplitters(const Function &Chunk) {
   return true;
 }
 
+/// Every byte of a local, from its start, for overlaps().
+constexpr uint64_t WholeLocal = uint64_t(1) << 40;
+
 bool overlaps(int64_t A, uint64_t ASize, int64_t B, uint64_t BSize) {
   return A < B + static_cast<int64_t>(BSize) &&
          B < A + static_cast<int64_t>(ASize);
@@ -168,7 +178,8 @@ bool overlaps(int64_t A, uint64_t ASize, int64_t B, uint64_t BSize) {
 /// stay unchanging while the loops run (the file's header).
 class ContextLocals {
 public:
-  ContextLocals(Module &M, ArrayRef<Function *> Chunks);
+  ContextLocals(Module &M, ArrayRef<Function *> Chunks,
+                FunctionAnalysisManager &FAM);
 
   /// The loads of tracked locals in \p Chunk that read an unchanging one,
   /// in the order of their chains (a link's load before the loads through
@@ -177,7 +188,13 @@ public:
 
 private:
   const DataLayout &DL;
+  FunctionAnalysisManager &FAM;
   SmallPtrSet<const Function *, 8> Analysed;
+  /// Each parent's calls that run an analysed chunk.
+  DenseMap<const Function *, SmallVector<Instruction *, 2>> Loops;
+  /// Whether each parent pushes a frame, so that what follows a call may
+  /// run while the call does.
+  DenseMap<const Function *, bool> Pushes;
   MapVector<Instruction *, LocalFacts> Locals;
   SmallVector<Instruction *, 16> ToScan;
   DenseMap<const Function *, SmallVector<ContextLoad, 8>> Loads;
@@ -190,6 +207,8 @@ private:
   }
   Instruction *localAt(Value *Ptr, const Function &F, int64_t &Offset) const;
   void scanParentUses(Instruction *Local);
+  bool mayRunBeforeALoop(Instruction &I);
+  bool pushesFrames(const Function &F);
   bool parentUseKeepsPrivate(Instruction *Local, Use &U, int64_t Offset);
   bool frameUseKeepsPrivate(Instruction *Frame, CallBase &CB, int64_t Offset);
   void walkChunk(Function &Chunk, Value *Ptr, ArrayRef<Place> Places);
@@ -198,13 +217,17 @@ private:
   bool unchanging(const ContextLoad &CL) const;
 };
 
-ContextLocals::ContextLocals(Module &M, ArrayRef<Function *> Chunks)
-    : DL(M.getDataLayout()) {
+ContextLocals::ContextLocals(Module &M, ArrayRef<Function *> Chunks,
+                             FunctionAnalysisManager &FAM)
+    : DL(M.getDataLayout()), FAM(FAM) {
   for (Function *Chunk : Chunks)
     Analysed.insert(Chunk);
   for (Function *Chunk : Chunks)
-    for (User *U : Chunk->users())
-      track(cast<AllocaInst>(cast<CallBase>(U)->getArgOperand(3)));
+    for (User *U : Chunk->users()) {
+      auto *Call = cast<CallBase>(U);
+      Loops[Call->getFunction()].push_back(Call);
+      track(cast<AllocaInst>(Call->getArgOperand(3)));
+    }
   while (!ToScan.empty())
     scanParentUses(ToScan.pop_back_val());
   for (Function *Chunk : Chunks) {
@@ -250,10 +273,41 @@ void ContextLocals::scanParentUses(Instruction *Local) {
           continue;
         }
       }
+      // What the parent does once its loops are over cannot change them.
+      auto *I = dyn_cast<Instruction>(U.getUser());
+      if (I && !mayRunBeforeALoop(*I))
+        continue;
       if (!parentUseKeepsPrivate(Local, U, Offset))
         escape(Local);
     }
   }
+}
+
+/// Whether \p I may run before one of its function's calls that run an
+/// analysed chunk, in the same call of the function.
+bool ContextLocals::mayRunBeforeALoop(Instruction &I) {
+  Function &F = *I.getFunction();
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  for (Instruction *Loop : Loops.lookup(&F))
+    if (isPotentiallyReachable(&I, Loop, nullptr, &DT, &LI))
+      return true;
+  return false;
+}
+
+/// Whether \p I publishes a frame to thieves.
+bool isPush(const Instruction &I) {
+  auto *CB = dyn_cast<CallBase>(&I);
+  const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+  return Callee && (Callee->getName() == runtimeName(RuntimeFn::Push) ||
+                    Callee->getName() == runtimeName(RuntimeFn::PushPreserving));
+}
+
+bool ContextLocals::pushesFrames(const Function &F) {
+  auto [It, Inserted] = Pushes.try_emplace(&F, false);
+  if (Inserted)
+    It->second = any_of(instructions(F), isPush);
+  return It->second;
 }
 
 /// Whether the parent's use \p U of an address \p Offset bytes into
@@ -304,6 +358,14 @@ bool ContextLocals::parentUseKeepsPrivate(Instruction *Local, Use &U,
     return Offset == 0 && U.getOperandNo() == 3 &&
            Analysed.count(
                dyn_cast<Function>(CB->getArgOperand(2)->stripPointerCasts()));
+  // A call that keeps no copy of the address, and returns before what
+  // follows runs (no push in the parent, which a thief could resume), may
+  // have read anything in the local: links to a local are given away.
+  if (CB->isArgOperand(&U) && CB->doesNotCapture(U.getOperandNo()) &&
+      !pushesFrames(Parent)) {
+    Locals[Local].ParentReads.push_back({0, WholeLocal});
+    return true;
+  }
   return isa<CallInst>(Local) && frameUseKeepsPrivate(Local, *CB, Offset);
 }
 
@@ -490,9 +552,9 @@ PreservedAnalyses HoistContextLoadsPass::run(Module &M,
       Chunks.push_back(&F);
   if (Chunks.empty())
     return PreservedAnalyses::all();
-  ContextLocals Context(M, Chunks);
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  ContextLocals Context(M, Chunks, FAM);
   bool Changed = false;
   for (Function *Chunk : Chunks) {
     if (!hoistToEntry(*Chunk, Context.unchangingLoads(*Chunk)))
