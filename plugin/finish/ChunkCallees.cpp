@@ -61,12 +61,6 @@ STATISTIC(NumChunkCalleesInlined, "Sole callees inlined into loop chunks");
 namespace weft {
 namespace {
 
-/// Whether \p F is a parallel loop's chunk that runs no spawn itself.
-bool isPlainChunk(const Function &F) {
-  return !F.isDeclaration() && F.hasFnAttribute(ParallelLoopChunkAttr) &&
-         !F.hasFnAttribute(SpawningFunctionAttr) && !F.isPresplitCoroutine();
-}
-
 /// The function \p CB calls if \p CB is its only use, it is defined here
 /// and no one else can call it, and LLVM could inline it into \p Chunk.
 Function *soleCallee(CallBase &CB, Function &Chunk,
@@ -147,8 +141,7 @@ PreservedAnalyses InlineChunkCalleesPass::run(Module &M,
     if (!inlineSoleCallees(*Chunk, FAM))
       continue;
     Changed = true;
-    FAM.invalidate(*Chunk, PreservedAnalyses::none());
-    FAM.invalidate(*Chunk, Simplify.run(*Chunk, FAM));
+    simplifyChangedChunk(*Chunk, Simplify, FAM);
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -139,23 +139,11 @@ std::optional<uint64_t> localSize(const Instruction &Local,
   return std::nullopt;
 }
 
-/// Whether \p CB runs a parallel loop with the chunk as its third argument
-/// and the context as its fourth: the splitter or its work/span copy.
-bool isSplitterCall(const CallBase &CB) {
-  const Function *Callee = CB.getCalledFunction();
-  if (!Callee || CB.arg_size() != 4)
-    return false;
-  StringRef Name = Callee->getName();
-  return Name == runtimeName(RuntimeFn::ParallelFor) ||
-         Name == runtimeName(RuntimeFn::ParallelForWorkSpan);
-}
-
 /// Whether every use of \p Chunk is a splitter call that passes it as the
 /// chunk and a local of the caller as the context.
 bool onlyRunBySplitters(const Function &Chunk) {
-  if (!Chunk.hasLocalLinkage() || Chunk.arg_size() != 3 ||
-      Chunk.hasFnAttribute(SpawningFunctionAttr) ||
-      Chunk.isPresplitCoroutine() || Chunk.isDeclaration())
+  if (!isPlainChunk(Chunk) || !Chunk.hasLocalLinkage() ||
+      Chunk.arg_size() != 3)
     return false;
   for (const Use &U : Chunk.uses()) {
     auto *CB = dyn_cast<CallBase>(U.getUser());
@@ -548,7 +536,7 @@ PreservedAnalyses HoistContextLoadsPass::run(Module &M,
                                              ModuleAnalysisManager &MAM) {
   SmallVector<Function *, 8> Chunks;
   for (Function &F : M)
-    if (F.hasFnAttribute(ParallelLoopChunkAttr) && onlyRunBySplitters(F))
+    if (onlyRunBySplitters(F))
       Chunks.push_back(&F);
   if (Chunks.empty())
     return PreservedAnalyses::all();
@@ -560,8 +548,7 @@ PreservedAnalyses HoistContextLoadsPass::run(Module &M,
     if (!hoistToEntry(*Chunk, Context.unchangingLoads(*Chunk)))
       continue;
     Changed = true;
-    FAM.invalidate(*Chunk, PreservedAnalyses::none());
-    FAM.invalidate(*Chunk, Simplify.run(*Chunk, FAM));
+    simplifyChangedChunk(*Chunk, Simplify, FAM);
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -126,26 +126,13 @@ uint64_t minimumGrain(Function &Chunk, FunctionAnalysisManager &FAM) {
   return PowerOf2Ceil(divideCeil(kMinPieceCost, *Cost));
 }
 
-/// Whether \p CB runs a parallel loop with the grain as its second
-/// argument and the chunk as its third: the splitter, its workspan copy,
-/// or the pedigree wrapper that calls one of them.
-bool isSplitterCall(const CallBase &CB) {
-  const Function *Callee = CB.getCalledFunction();
-  if (!Callee)
-    return false;
-  StringRef Name = Callee->getName();
-  return Name == runtimeName(RuntimeFn::ParallelFor) ||
-         Name == runtimeName(RuntimeFn::ParallelForWorkSpan) ||
-         Name == runtimeName(RuntimeFn::PedigreeParallelFor);
-}
-
 /// Gives each call that runs \p Chunk with the default grain the grain
 /// max(default, \p Grain); returns whether there was one.
 bool raiseDefaultGrain(Function &Chunk, uint64_t Grain) {
   bool Changed = false;
   for (User *U : Chunk.users()) {
     auto *CB = dyn_cast<CallBase>(U);
-    if (!CB || !isSplitterCall(*CB) || CB->arg_size() < 3 ||
+    if (!CB || !isSplitterCall(*CB, /*OrPedigreeWrapper=*/true) ||
         CB->getArgOperand(2) != &Chunk)
       continue;
     auto *Written = dyn_cast<ConstantInt>(CB->getArgOperand(1));

@@ -21,6 +21,7 @@
 
 namespace llvm {
 class AllocaInst;
+class CallBase;
 class Value;
 class Instruction;
 } // namespace llvm
@@ -94,6 +95,21 @@ class MinimumGrainPass : public llvm::PassInfoMixin<MinimumGrainPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
+
+// What the three steps above share about parallel loops (Chunks.cpp).
+
+/// Whether \p F is a parallel loop's chunk, defined here, that runs no
+/// spawn itself (a chunk that spawns is a coroutine, split by now).
+bool isPlainChunk(const llvm::Function &F);
+/// Whether \p CB runs a parallel loop as (n, grain, chunk, context): the
+/// splitter or its work/span copy, and with \p OrPedigreeWrapper also the
+/// pedigree wrapper that calls one of them with a chunk of its own.
+bool isSplitterCall(const llvm::CallBase &CB, bool OrPedigreeWrapper = false);
+/// Simplifies \p Chunk again after a step changed it: its analyses are
+/// stale, and then those that \p Simplify does not keep.
+void simplifyChangedChunk(llvm::Function &Chunk,
+                          llvm::FunctionPassManager &Simplify,
+                          llvm::FunctionAnalysisManager &FAM);
 
 // The steps one by one. A step that needs to know which functions are fast
 // clones finds them in the IR (findFastClones).
