@@ -31,7 +31,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "finish/PostSplit.h"
-#include "shared/Markers.h"
 #include "shared/RuntimeABI.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -157,8 +156,7 @@ PreservedAnalyses MinimumGrainPass::run(Module &M,
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool Changed = false;
   for (Function &F : M) {
-    if (F.isDeclaration() || !F.hasFnAttribute(ParallelLoopChunkAttr) ||
-        F.hasFnAttribute(SpawningFunctionAttr) || F.isPresplitCoroutine())
+    if (!isPlainChunk(F))
       continue;
     uint64_t Grain = minimumGrain(F, FAM);
     if (Grain <= 1 || !raiseDefaultGrain(F, Grain))
