@@ -33,6 +33,7 @@ markers of docs/benchmarks.md (--no-write prints it only).
   bench/parlaylib.py --parlaylib PATH [--runs N] [--workers 1,2]
                      [--examples mergesort,BFS] [--no-build] [--no-write]
                      [--raw FILE] [--from-raw FILE] [--stress N]
+                     [--schedulers native,openmp,tbb,weft]
 
 --raw writes every run's time as JSON, to see how far the runs spread: on
 a virtual machine the memory-bound examples move by up to 2x from one
@@ -40,6 +41,14 @@ process to the next, whichever the scheduler (docs/benchmarks.md). It is
 rewritten after every round, and --from-raw FILE makes the table from it
 without building or running anything (of a run cut short, the rounds it
 ended).
+
+--schedulers names the builds to time; it must hold Weft and the three
+peers, which the ratio to the best peer needs. Leaving out the sequential
+build and the elision, whose times do not depend on P and whose inputs
+are made on one core, makes a round about half as long (a P=2 round of all
+49 examples took 6.5 minutes against 13.5 on the 2-vCPU host of
+docs/benchmarks.md); the sequential build then runs once per example, untimed,
+for the answer the others are checked against, and their columns read -.
 
 --stress N times nothing: it runs Weft's build of each example N times at
 each P under WEFT_STRESS=1, which yields after most pushes so that thieves
@@ -259,17 +268,21 @@ def run_once(example, scheduler, workers, stress=False):
     return min(times), answer
 
 
-def measure(examples, workers, runs, raw=None):
+def measure(examples, workers, runs, raw=None, schedulers=SCHEDULERS):
     """The best kernel time of each run, by (example, scheduler, P). Every
     round runs every configuration once, so that a slow spell of the
     machine touches all of them alike; each example's schedulers run in an
     order shuffled afresh each round (bench_run.round_order). Checks that
     each scheduler prints the sequential build's answer (the examples print
-    some of theirs)."""
+    some of theirs): when the sequential build is not among those timed, it
+    runs once per example first, untimed, for its answer."""
     times = {}
     answers = {}
+    if "sequential" not in schedulers:
+        for example in examples:
+            answers[example] = sequential_answer(example, workers[0])
     order = bench_run.round_order()
-    schedulers = list(SCHEDULERS)
+    schedulers = list(schedulers)
     for round_ in range(runs):
         for p in workers:
             for example in examples:
@@ -290,6 +303,18 @@ def measure(examples, workers, runs, raw=None):
     return times
 
 
+def sequential_answer(example, workers):
+    """What the sequential build prints besides its times: the answer
+    every build must print. A FAULTY example's sequential build may crash
+    too, so it gets three tries."""
+    for _ in range(3):
+        _, answer = run_once(example, "sequential", workers)
+        if answer is not None:
+            return answer
+    sys.exit(f"parlaylib.py: {example}'s sequential build crashed three "
+             "times: no answer to check against")
+
+
 def check_under_stress(examples, workers, rounds):
     """Weft's build of each example on the stolen path (WEFT_STRESS=1),
     rounds times at each P, each answer checked against the sequential
@@ -298,14 +323,7 @@ def check_under_stress(examples, workers, rounds):
     as in the benchmark."""
     for p in workers:
         for example in examples:
-            expected = None
-            for _ in range(3):  # a FAULTY example's sequential build too
-                _, expected = run_once(example, "sequential", p)
-                if expected is not None:
-                    break
-            else:
-                sys.exit(f"parlaylib.py: {example}'s sequential build "
-                         "crashed three times: no answer to check against")
+            expected = sequential_answer(example, p)
             crashes = 0
             for _ in range(rounds):
                 best, answer = run_once(example, "weft", p, stress=True)
@@ -361,32 +379,46 @@ def table(times, examples, workers, runs, command, parlaylib):
         lines.append("|---|---|---|---|---|---|---|---|---|")
         ratios, owns = [], []
         for example in examples:
-            seq = medians[(example, "sequential", p)]
-            cells = [f"{seq:.4f}"]
+            seq = medians.get((example, "sequential", p))
+            cells = [timed_cell(None, seq, times, (example, "sequential", p))]
             for scheduler in PEERS + ["weft"]:
-                t = medians[(example, scheduler, p)]
-                cells.append("crashed" if t is None else
-                             f"{t:.4f} ({seq / t:.2f})")
-                crashes = times[(example, scheduler, p)].count(None)
-                if t is not None and crashes:
-                    cells[-1] += f", crashed in {crashes}"
+                key = (example, scheduler, p)
+                cells.append(timed_cell(seq, medians[key], times, key))
             best = min(medians[(example, s, p)] for s in PEERS
                        if medians[(example, s, p)] is not None)
             weft = medians[(example, "weft", p)]
             ratio = weft / best
             ratios.append(ratio)
-            elision = medians[(example, "elision", p)]
-            own = weft / elision
-            owns.append(own)
+            elision = medians.get((example, "elision", p))
+            own = weft / elision if elision else None
+            if own:
+                owns.append(own)
             lines.append(f"| {example} ({int(EXAMPLES[example]):,}) | "
                          + " | ".join(cells) + f" | {ratio:.2f} | "
-                         f"{elision:.4f} ({seq / elision:.2f}) | {own:.2f} |")
+                         + timed_cell(seq, elision, times,
+                                      (example, "elision", p))
+                         + (f" | {own:.2f} |" if own else " | - |"))
         geo = statistics.geometric_mean(ratios)
+        own_geo = f"{statistics.geometric_mean(owns):.2f}" if owns else "-"
         lines.append(f"| geometric mean | | | | | | {geo:.2f} | | "
-                     f"{statistics.geometric_mean(owns):.2f} |")
+                     f"{own_geo} |")
         lines.append("")
         lines += same_yardstick(medians, examples, p)
     return "\n".join(lines)
+
+
+def timed_cell(seq, t, times, key):
+    """A table cell: the median time, in brackets the sequential build's
+    over it (when the sequential build was timed), how many runs crashed;
+    "-" for a build this run did not time (--schedulers)."""
+    if key not in times:
+        return "-"
+    if t is None:
+        return "crashed"
+    cell = f"{t:.4f}" + (f" ({seq / t:.2f})" if seq and key[1] != "sequential"
+                         else "")
+    crashes = times[key].count(None)
+    return cell + (f", crashed in {crashes}" if crashes else "")
 
 
 def same_yardstick(medians, examples, p):
@@ -419,12 +451,14 @@ def same_yardstick(medians, examples, p):
 
 def read_raw(path, examples, workers):
     """The times a --raw file kept, as measure returns them, and the
-    count of rounds it holds (a run cut short writes the rounds it ended)."""
+    count of rounds it holds (a run cut short writes the rounds it ended).
+    Weft's and the peers' times must be there; the sequential build's and
+    the elision's only if that run timed them."""
     with open(path) as f:
         times = {(r["example"], r["scheduler"], r["workers"]): r["seconds"]
                  for r in json.load(f)}
-    missing = [(e, s, p) for e in examples for s in SCHEDULERS for p in workers
-               if (e, s, p) not in times]
+    missing = [(e, s, p) for e in examples for s in PEERS + ["weft"]
+               for p in workers if (e, s, p) not in times]
     if missing:
         sys.exit(f"parlaylib.py: {path} has no times for {missing[:3]}")
     return times, min(len(t) for t in times.values())
@@ -445,6 +479,10 @@ def main():
     ap.add_argument("--raw", help="write every run's time to this JSON file")
     ap.add_argument("--from-raw", help="build nothing, run nothing: make the "
                     "table from the times a --raw file kept")
+    ap.add_argument("--schedulers", default=",".join(SCHEDULERS),
+                    help="the builds to time, a comma-separated subset of "
+                    + ",".join(SCHEDULERS) + " that holds weft and the "
+                    "three peers (default: all six)")
     ap.add_argument("--stress", type=int, metavar="N",
                     help="time nothing: run Weft's build of each example N "
                     "times under WEFT_STRESS=1 and check its answers")
@@ -457,6 +495,11 @@ def main():
         if example not in EXAMPLES:
             sys.exit(f"parlaylib.py: no size known for {example}")
     workers = [int(w) for w in a.workers.split(",")]
+    schedulers = [s for s in SCHEDULERS if s in a.schedulers.split(",")]
+    unknown = set(a.schedulers.split(",")) - set(SCHEDULERS)
+    if unknown or not set(PEERS + ["weft"]) <= set(schedulers):
+        sys.exit("parlaylib.py: --schedulers takes weft, native, openmp and "
+                 "tbb, and may add sequential and elision")
     runs = a.runs
     if a.stress:
         if not a.no_build:  # the check runs these two builds only
@@ -466,9 +509,11 @@ def main():
     if a.from_raw:
         times, runs = read_raw(a.from_raw, examples, workers)
     else:
-        if not a.no_build:
-            build(parlaylib, examples)
-        times = measure(examples, workers, a.runs, a.raw)
+        if not a.no_build:  # the sequential build gives the answers
+            build(parlaylib, examples,
+                  [s for s in SCHEDULERS
+                   if s in schedulers or s == "sequential"])
+        times = measure(examples, workers, a.runs, a.raw, schedulers)
     command = "bench/parlaylib.py " + " ".join(sys.argv[1:])
     text = table(times, examples, workers, runs, command, parlaylib)
     print(text)
