@@ -366,10 +366,12 @@ def table(times, examples, workers, runs, command, parlaylib):
         ["git", "-C", parlaylib, "log", "-1", "--format=%h, %cs"],
         capture_output=True, text=True).stdout.strip() or \
         f"{parlaylib}, not a git checkout"
+    speedup = "; in brackets, the sequential build's time over this " \
+        "one's (speedup)" if any(s == "sequential" for _, s, _ in times) \
+        else ""
     lines = [bench_run.measured_line(runs, command),
              f"parlaylib: {version}. Seconds: the median over runs of the "
-             "best of each run's kernel times; in brackets, the sequential "
-             "build's time over this one's (speedup).", ""]
+             f"best of each run's kernel times{speedup}.", ""]
     for p in workers:
         lines.append(f"P={p}:")
         lines.append("")
